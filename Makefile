@@ -1,0 +1,31 @@
+# Two commands do everything on a fresh Debian machine with Python 3.11:
+#   make demo   set up .venv and run Lantern on the bundled sample book
+#   make test   set up .venv and run the whole test suite
+SHELL := /bin/bash
+VENV := .venv
+PY := $(VENV)/bin/python
+DEMO_LIBRARY ?= .lantern-demo
+DEBIAN_PDFS ?= .cache/debian-pdfs
+
+.PHONY: setup demo test test-fast debian-pdfs clean
+
+setup:
+	@packaging/setup-venv.sh
+
+demo: setup
+	@$(VENV)/bin/lantern --library $(DEMO_LIBRARY) demo
+
+# Real PDFs from Debian packages (R-intro, octave) used by the real-data tests and benchmarks.
+debian-pdfs:
+	@packaging/fetch-debian-pdfs.sh $(DEBIAN_PDFS)
+
+test: setup debian-pdfs
+	@LANTERN_DEBIAN_PDFS=$(DEBIAN_PDFS) LANTERN_REQUIRE_REAL_DATA=1 QT_QPA_PLATFORM=offscreen \
+		$(PY) -m pytest -q -p no:cacheprovider
+	@$(VENV)/bin/lint-imports --config pyproject.toml
+
+test-fast:
+	@QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q -x -m "not realmodel and not realdata"
+
+clean:
+	rm -rf $(DEMO_LIBRARY) .cache build *.egg-info

@@ -1,0 +1,146 @@
+"""Retrieval evaluation on gold questions (the shared benchmark's ``questions.jsonl`` format).
+
+A question is a hit at k when one of the top-k chunks lies in the gold section (same section
+number within the book), or — for chunks without a section number — when its pages overlap the
+gold pages.  Metrics are split by question type and by retrieval mode, measured in one run.
+"""
+from __future__ import annotations
+
+import json
+import statistics
+import time
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from core.models import Chunk, Hit
+
+CUTOFFS = (1, 5, 10)
+
+
+@dataclass(frozen=True)
+class GoldQuestion:
+    qid: str
+    question: str
+    qtype: str
+    section: str
+    gold_pages: tuple[int, int] | None
+    choices: tuple[str, ...] = ()
+    chapter: str | None = None
+
+    def text(self, with_choices: bool) -> str:
+        if with_choices and self.choices:
+            return self.question + " " + " ".join(self.choices)
+        return self.question
+
+
+def load_questions(path: str | Path, limit: int | None = None) -> list[GoldQuestion]:
+    """Read questions.jsonl records (fields: question, qtype, section, gold_pages, choices...)."""
+    out: list[GoldQuestion] = []
+    with open(path, encoding="utf-8") as fh:
+        for line in fh:
+            if not line.strip():
+                continue
+            r = json.loads(line)
+            pages = r.get("gold_pages")
+            out.append(GoldQuestion(
+                qid=str(r.get("qid") or r.get("exercise_id") or len(out)),
+                question=r["question"], qtype=r.get("qtype") or "question", section=str(r.get("section") or ""),
+                gold_pages=(int(pages[0]), int(pages[1])) if pages else None,
+                choices=tuple(r.get("choices") or ()),
+                chapter=str(r["chapter"]) if r.get("chapter") is not None else None))
+            if limit and len(out) >= limit:
+                break
+    return out
+
+
+def is_gold(chunk: Chunk, q: GoldQuestion) -> bool:
+    """Does this chunk lie in the question's gold section?"""
+    if chunk.section_number:
+        return chunk.section_number == q.section
+    if q.gold_pages:
+        return chunk.page_end >= q.gold_pages[0] and chunk.page_start <= q.gold_pages[1]
+    return False
+
+
+def first_gold_rank(hits: Sequence[Hit], q: GoldQuestion) -> int | None:
+    for h in hits:
+        if is_gold(h.chunk, q):
+            return h.rank
+    return None
+
+
+@dataclass
+class ModeStats:
+    """Accumulates per-question results for one retrieval mode."""
+
+    ranks: dict[str, list[int | None]] = field(default_factory=lambda: defaultdict(list))
+    recalls: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+    latencies_ms: list[float] = field(default_factory=list)
+
+    def add(self, qtype: str, rank: int | None, recall: float, ms: float) -> None:
+        for key in (qtype, "all"):
+            self.ranks[key].append(rank)
+            self.recalls[key].append(recall)
+        self.latencies_ms.append(ms)
+
+    def summary(self) -> dict:
+        out: dict = {}
+        for qtype, ranks in sorted(self.ranks.items()):
+            n = len(ranks)
+            row = {"n": n}
+            for k in CUTOFFS:
+                row[f"hit@{k}"] = round(sum(1 for r in ranks if r is not None and r <= k) / n, 4)
+            row["mrr@10"] = round(sum(1 / r for r in ranks if r is not None and r <= 10) / n, 4)
+            row["recall@10"] = round(statistics.fmean(self.recalls[qtype]), 4)
+            out[qtype] = row
+        lat = sorted(self.latencies_ms)
+        out["latency_ms"] = {"p50": round(percentile(lat, 50), 2), "p95": round(percentile(lat, 95), 2)}
+        return out
+
+
+def percentile(sorted_values: Sequence[float], pct: float) -> float:
+    """Nearest-rank percentile of an already sorted list (0 for an empty one)."""
+    if not sorted_values:
+        return 0.0
+    idx = max(0, min(len(sorted_values) - 1, int(round(pct / 100 * len(sorted_values) + 0.5)) - 1))
+    return float(sorted_values[idx])
+
+
+SearchFn = Callable[[str], list[Hit]]
+
+
+def evaluate(questions: Iterable[GoldQuestion], searchers: dict[str, SearchFn], *,
+             gold_sizes: dict[str, int] | None = None, with_choices: bool = False,
+             progress: Callable[[int], None] | None = None) -> dict:
+    """Run every searcher on every question; return {mode: {qtype: metrics, "latency_ms": …}}."""
+    stats = {name: ModeStats() for name in searchers}
+    for i, q in enumerate(questions):
+        text = q.text(with_choices)
+        for name, search in searchers.items():
+            t = time.perf_counter()
+            hits = search(text)
+            ms = (time.perf_counter() - t) * 1000
+            gold_in_top = {h.chunk.id for h in hits[:10] if is_gold(h.chunk, q)}
+            size = (gold_sizes or {}).get(q.section, 10) or 10
+            stats[name].add(q.qtype, first_gold_rank(hits, q), len(gold_in_top) / min(10, size), ms)
+        if progress:
+            progress(i + 1)
+    return {name: s.summary() for name, s in stats.items()}
+
+
+def format_table(results: dict, title: str = "") -> str:
+    """A plain-text table: one row per (mode, question type)."""
+    lines = [title] if title else []
+    lines.append(f"{'mode':14} {'qtype':22} {'n':>5} {'hit@1':>6} {'hit@5':>6} {'hit@10':>6} {'mrr@10':>6} "
+                 f"{'rec@10':>6} {'p50ms':>7} {'p95ms':>7}")
+    for mode, per in results.items():
+        lat = per.get("latency_ms", {})
+        for qtype, row in per.items():
+            if qtype == "latency_ms":
+                continue
+            lines.append(f"{mode:14} {qtype:22} {row['n']:5d} {row['hit@1']:6.3f} {row['hit@5']:6.3f} "
+                         f"{row['hit@10']:6.3f} {row['mrr@10']:6.3f} {row['recall@10']:6.3f} "
+                         f"{lat.get('p50', 0):7.1f} {lat.get('p95', 0):7.1f}")
+    return "\n".join(lines)

@@ -1,0 +1,105 @@
+"""``lantern-desktop``: start the Qt app on a library folder.
+
+``--library DIR`` > ``LANTERN_LIBRARY`` > the folder chosen in Settings > the platform default.
+``--import-sample`` imports the bundled sample book when the library is empty (used by the demo).
+"""
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+from pathlib import Path
+
+from PySide6.QtGui import QIcon
+from PySide6.QtWidgets import QApplication, QMessageBox
+
+from core.errors import LanternError
+from core.library import Library
+from core.paths import resolve_library_dir
+from core.resources import resources_dir
+from desktop.errors import error_text
+from desktop.main_window import MainWindow
+from desktop.protocols import Asker
+from desktop.qt_guard import guard_singleton_refcounts
+from desktop.search_asker import SearchOnlyAsker
+from desktop.settings import APPLICATION, ORGANIZATION, AppSettings, check_model_file
+
+log = logging.getLogger("lantern.desktop")
+
+__all__ = ["MainWindow", "build_asker", "library_dir", "main"]
+
+
+def build_asker(library: Library, settings: AppSettings) -> Asker:
+    """The answer engine for ``settings``; raises ``ModelUnavailableError`` for an unusable model.
+
+    Until ``core.answer`` is wired in, every choice answers with ``SearchOnlyAsker``; a chosen .gguf
+    file is still checked so a bad choice is reported.
+    """
+    if settings.model_path:
+        check_model_file(settings.model_path)
+        log.info("model %s chosen; chat engine not wired yet, answering search-only", settings.model_path)
+    return SearchOnlyAsker(library)
+
+
+def library_dir(cli_value: str | None, settings: AppSettings) -> Path:
+    """Where the library lives (see the module docstring for the order)."""
+    if not cli_value and not os.environ.get("LANTERN_LIBRARY") and settings.library_dir:
+        return Path(settings.library_dir).expanduser()
+    return resolve_library_dir(cli_value)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="lantern-desktop", description="Lantern's desktop window.")
+    parser.add_argument("--library", metavar="DIR", help="library folder (default: $LANTERN_LIBRARY or Settings)")
+    parser.add_argument("--import-sample", action="store_true",
+                        help="import the bundled sample book on start if the library is empty")
+    parser.add_argument("-v", "--verbose", action="count", default=0, help="more log output on stderr")
+    return parser
+
+
+def create_app(qt_args: list[str]) -> QApplication:
+    """The ``QApplication`` with Lantern's names and icon (reuses an existing one)."""
+    app = QApplication.instance() or QApplication([sys.argv[0], *qt_args])
+    guard_singleton_refcounts()  # PySide6 6.12.0 + Python 3.11 would otherwise crash long sessions
+    app.setOrganizationName(ORGANIZATION)
+    app.setApplicationName(APPLICATION)
+    app.setApplicationDisplayName("Lantern")
+    icon = resources_dir() / "lantern.png"
+    if icon.exists():
+        app.setWindowIcon(QIcon(str(icon)))
+    return app
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of ``lantern-desktop``."""
+    args, qt_args = build_parser().parse_known_args(argv if argv is not None else sys.argv[1:])
+    logging.basicConfig(level=logging.WARNING - 10 * min(args.verbose, 2), stream=sys.stderr,
+                        format="%(levelname)s %(name)s: %(message)s")
+    app = create_app(qt_args)
+    settings = AppSettings.load()
+    try:
+        library = Library(library_dir(args.library, settings))
+    except LanternError as exc:
+        QMessageBox.critical(None, "Lantern", error_text(exc))
+        return 2
+    model_error: LanternError | None = None
+    try:
+        asker = build_asker(library, settings)
+    except LanternError as exc:
+        model_error, asker = exc, SearchOnlyAsker(library)
+    with library:
+        window = MainWindow(library, asker=asker, settings=settings, asker_factory=build_asker)
+        window.show()
+        if model_error is not None:
+            from desktop.errors import show_error
+            show_error(window, model_error)
+        if args.import_sample and not library.books():
+            window.import_sample()
+        status = app.exec()
+        window.shutdown()  # also when the app quits without the window being closed
+        return status
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,148 @@
+"""Conversations: questions, streamed answers and their citations, kept in memory and in a JSON file.
+
+The file is ``<library>/conversations.json`` (written atomically).  It is a stop-gap until the
+library grows a table for conversations; the format carries a ``version`` for that migration.
+"""
+from __future__ import annotations
+
+import dataclasses
+import datetime as _dt
+import json
+import logging
+import os
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from core.models import Answer, Citation, Source
+
+log = logging.getLogger(__name__)
+
+FILE_NAME = "conversations.json"
+VERSION = 1
+
+
+@dataclass
+class CiteRecord:
+    """Everything needed to show a source card and to open the reader at a cited passage."""
+
+    n: int
+    book_id: str
+    page_start: int  # physical, 1-based
+    page_end: int
+    printed_page: str
+    section_title: str = ""
+    label: str = ""
+    snippet: str = ""
+    quote: str = ""
+    chunk_id: int = 0
+
+    @classmethod
+    def from_source(cls, s: Source) -> "CiteRecord":
+        c = s.chunk
+        snippet = " ".join(s.text.split())
+        return cls(n=s.n, book_id=c.book_id, page_start=c.page_start, page_end=c.page_end,
+                   printed_page=c.printed_page_start, section_title=c.section_title, label=s.label,
+                   snippet=snippet[:320], quote=" ".join(c.text.split())[:200], chunk_id=c.id)
+
+    def with_citation(self, c: Citation) -> "CiteRecord":
+        """This record with the answer's own citation (its page and verbatim quote) applied."""
+        return dataclasses.replace(self, page_start=c.page_start, page_end=c.page_end,
+                                   printed_page=c.printed_page or self.printed_page,
+                                   section_title=c.section_title or self.section_title,
+                                   quote=c.quote or self.quote, chunk_id=c.chunk_id, book_id=c.book_id)
+
+
+@dataclass
+class Turn:
+    """One question and its answer."""
+
+    question: str
+    scope: str = "All books"
+    answer: str = ""
+    sources: list[CiteRecord] = field(default_factory=list)
+    refused: bool = False
+    extractive: bool = False
+    beyond_book: bool = False
+    nearest_sections: list[str] = field(default_factory=list)
+    state: str = "streaming"  # streaming | done | stopped | error
+    error: str = ""
+
+    def cite(self, n: int) -> CiteRecord | None:
+        """The record behind marker ``[n]`` (None if the answer cites a number it was not given)."""
+        return next((s for s in self.sources if s.n == n), None)
+
+    def finish(self, answer: Answer) -> None:
+        """Apply the final ``Answer``: exact text, citations' quotes, refusal details."""
+        self.answer = answer.text or self.answer
+        self.refused = answer.refused
+        self.extractive = answer.extractive
+        self.beyond_book = answer.beyond_book
+        self.nearest_sections = list(answer.nearest_sections)
+        by_n = {c.n: c for c in answer.citations}
+        self.sources = [s.with_citation(by_n[s.n]) if s.n in by_n else s for s in self.sources]
+        self.state = "done"
+
+
+@dataclass
+class Conversation:
+    id: str
+    title: str
+    created: str
+    turns: list[Turn] = field(default_factory=list)
+
+
+class ConversationStore:
+    """Conversations in memory, saved to ``<folder>/conversations.json`` after every change."""
+
+    def __init__(self, folder: Path | None):
+        self.path = Path(folder) / FILE_NAME if folder is not None else None
+        self.conversations: list[Conversation] = []
+        self._load()
+
+    def new(self, title: str = "New conversation") -> Conversation:
+        """Start a conversation (newest first)."""
+        now = _dt.datetime.now().isoformat(timespec="seconds")
+        conv = Conversation(id=uuid.uuid4().hex[:12], title=title, created=now)
+        self.conversations.insert(0, conv)
+        return conv
+
+    def get(self, conv_id: str) -> Conversation | None:
+        return next((c for c in self.conversations if c.id == conv_id), None)
+
+    def delete(self, conv_id: str) -> None:
+        self.conversations = [c for c in self.conversations if c.id != conv_id]
+        self.save()
+
+    def save(self) -> None:
+        """Write the file atomically; a failure is logged, never raised (chat goes on in memory)."""
+        if self.path is None:
+            return
+        payload = {"version": VERSION, "conversations": [dataclasses.asdict(c) for c in self.conversations]}
+        tmp = self.path.with_suffix(".json.part")
+        try:
+            tmp.write_text(json.dumps(payload, ensure_ascii=False, indent=1), encoding="utf-8")
+            os.replace(tmp, self.path)
+        except OSError as exc:
+            log.warning("could not save conversations to %s: %s", self.path, exc)
+
+    def _load(self) -> None:
+        if self.path is None or not self.path.exists():
+            return
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+            self.conversations = [_conversation(c) for c in data.get("conversations", [])]
+        except (OSError, ValueError, TypeError, KeyError) as exc:
+            log.warning("ignoring unreadable %s: %s", self.path, exc)
+            self.conversations = []
+
+
+def _conversation(d: dict) -> Conversation:
+    turns = []
+    for t in d.get("turns", []):
+        t = dict(t)
+        t["sources"] = [CiteRecord(**s) for s in t.get("sources", [])]
+        if t.get("state") == "streaming":
+            t["state"] = "stopped"  # the app closed while it was answering
+        turns.append(Turn(**t))
+    return Conversation(id=d["id"], title=d["title"], created=d["created"], turns=turns)

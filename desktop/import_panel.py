@@ -1,0 +1,155 @@
+"""The import queue panel: one row per file with its stage, a progress bar, Cancel, and its outcome.
+
+Rows are updated only from ``ImportQueue`` signals, i.e. on the GUI thread.
+"""
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QProgressBar, QPushButton, QScrollArea, QVBoxLayout,
+                               QWidget)
+
+from core.models import ImportResult, ImportStatus
+
+log = logging.getLogger(__name__)
+
+STAGE_NAMES = {
+    "reading": "Reading",
+    "reading pages": "Reading pages",
+    "chunking": "Cutting into passages",
+    "embedding": "Indexing meaning",
+    "done": "Saving",
+}
+
+
+def stage_text(stage: str, done: int, total: int) -> str:
+    """``"Reading pages 12/300"`` from a progress callback's arguments."""
+    name = STAGE_NAMES.get(stage, stage.capitalize())
+    return f"{name} {done}/{total}" if total > 1 else name
+
+
+class ImportRow(QFrame):
+    """One queued file."""
+
+    cancelRequested = Signal(int)
+
+    def __init__(self, job_id: int, path: str, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.job_id = job_id
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        self.name = QLabel(Path(path).name)
+        self.name.setToolTip(path)
+        font = self.name.font()
+        font.setBold(True)
+        self.name.setFont(font)
+        self.stage = QLabel("Waiting…")
+        self.stage.setWordWrap(True)
+        self.stage.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.bar = QProgressBar()
+        self.bar.setTextVisible(False)
+        self.bar.hide()  # shown with the first progress report
+        self.bar.setMaximumHeight(self.fontMetrics().height() // 2 + 4)
+        self.cancel_btn = QPushButton("Cancel")
+        self.cancel_btn.clicked.connect(self._cancel)
+        top = QHBoxLayout()
+        top.addWidget(self.name, 1)
+        top.addWidget(self.cancel_btn)
+        box = QVBoxLayout(self)
+        box.setContentsMargins(8, 6, 8, 6)
+        box.addLayout(top)
+        box.addWidget(self.bar)
+        box.addWidget(self.stage)
+        self.finished = False
+        self.error = ""
+
+    def progress(self, stage: str, done: int, total: int) -> None:
+        self.stage.setText(stage_text(stage, done, total))
+        self.bar.show()
+        if total > 0:
+            self.bar.setRange(0, total)
+            self.bar.setValue(min(done, total))
+
+    def finish(self, result: ImportResult) -> None:
+        """Show the outcome: imported, already there, cancelled, or the readable error."""
+        self.finished = True
+        self.cancel_btn.hide()
+        self.bar.hide()
+        if result.status is ImportStatus.IMPORTED and result.book:
+            b = result.book
+            size = f"{b.page_count} pages" if b.paginated else f"{b.section_count} sections"
+            self.stage.setText(f"✓ Imported “{b.title}” ({size}, {b.chapter_count} chapters)")
+        elif result.status is ImportStatus.DUPLICATE:
+            self.stage.setText(f"Already in your library: {result.error or ''}".strip())
+        elif result.error_code == "cancelled":
+            self.stage.setText("Cancelled — nothing was added.")
+        else:
+            self.error = result.error or "This file could not be imported."
+            self.stage.setText(f"⚠ {self.error}")
+            font = self.stage.font()
+            font.setBold(True)
+            self.stage.setFont(font)
+
+    def _cancel(self) -> None:
+        self.cancel_btn.setEnabled(False)
+        self.stage.setText("Cancelling…")
+        self.cancelRequested.emit(self.job_id)
+
+
+class ImportPanel(QWidget):
+    """A scrollable list of ``ImportRow``s with a "Clear finished" button."""
+
+    cancelRequested = Signal(int)
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.rows: dict[int, ImportRow] = {}
+        self.title = QLabel("<b>Imports</b>")
+        self.clear_btn = QPushButton("Clear finished")
+        self.clear_btn.clicked.connect(self.clear_finished)
+        head = QHBoxLayout()
+        head.addWidget(self.title, 1)
+        head.addWidget(self.clear_btn)
+        inner = QWidget()
+        self.list = QVBoxLayout(inner)
+        self.list.setContentsMargins(0, 0, 0, 0)
+        self.list.addStretch(1)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setWidget(inner)
+        box = QVBoxLayout(self)
+        box.setContentsMargins(6, 6, 6, 6)
+        box.addLayout(head)
+        box.addWidget(scroll, 1)
+
+    def add(self, job_id: int, path: str) -> ImportRow:
+        row = ImportRow(job_id, path)
+        row.cancelRequested.connect(self.cancelRequested)
+        self.rows[job_id] = row
+        self.list.insertWidget(self.list.count() - 1, row)
+        self.show()
+        return row
+
+    def progress(self, job_id: int, stage: str, done: int, total: int) -> None:
+        if job_id in self.rows:
+            self.rows[job_id].progress(stage, done, total)
+
+    def finish(self, job_id: int, result: ImportResult) -> None:
+        if job_id in self.rows:
+            self.rows[job_id].finish(result)
+
+    def clear_finished(self) -> None:
+        """Remove finished rows; hide the panel when nothing is left."""
+        for job_id in [j for j, r in self.rows.items() if r.finished]:
+            row = self.rows.pop(job_id)
+            self.list.removeWidget(row)
+            row.hide()
+            row.deleteLater()
+        if not self.rows:
+            self.hide()
+
+    def errors(self) -> list[str]:
+        """The readable errors shown (tests and screenshots)."""
+        return [r.error for r in self.rows.values() if r.error]

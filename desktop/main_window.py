@@ -1,0 +1,357 @@
+"""Lantern's main window: library sidebar + import queue | chat | reader, menus, drag and drop, status bar.
+
+The window owns two single-thread pools (through ``ImportQueue`` and ``AskRunner``): library writes
+and the model each have their own thread, and widgets are only touched here, on the GUI thread.
+"""
+from __future__ import annotations
+
+import gc
+import logging
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+from PySide6.QtCore import QByteArray, QEvent, QObject, Qt
+from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QIcon, QKeySequence
+from PySide6.QtWidgets import QFileDialog, QLabel, QMainWindow, QMessageBox, QSplitter, QWidget
+
+from core.errors import LanternError
+from core.models import ImportResult, ImportStatus
+from core.resources import resources_dir, sample_books
+from desktop.chat import ChatPanel
+from desktop.conversations import CiteRecord, ConversationStore
+from desktop.errors import show_error
+from desktop.import_panel import ImportPanel
+from desktop.library_view import LibrarySidebar, Node
+from desktop.protocols import Asker
+from desktop.reader import ReaderWidget
+from desktop.search_asker import SearchOnlyAsker
+from desktop.settings import AppSettings, SettingsDialog, qsettings
+from desktop.workers import AskRunner, ImportQueue
+
+log = logging.getLogger(__name__)
+
+BOOK_SUFFIXES = {".pdf", ".epub", ".md", ".markdown", ".txt", ".text", ".html", ".htm", ".xhtml"}
+IMPORT_FILTER = "Books (*.pdf *.epub *.md *.markdown *.txt *.html *.htm *.xhtml);;All files (*)"
+
+AskerFactory = Callable[[object, AppSettings], Asker]
+
+
+def expand_paths(paths: Iterable[str | Path]) -> list[Path]:
+    """Files to import from dropped/chosen paths: files as given, folders' book files (sorted)."""
+    out: list[Path] = []
+    for p in map(Path, paths):
+        if p.is_dir():
+            out.extend(sorted(f for f in p.rglob("*") if f.is_file() and f.suffix.lower() in BOOK_SUFFIXES))
+        else:
+            out.append(p)
+    return out
+
+
+def dropped_files(event: QDropEvent | QDragEnterEvent) -> list[str]:
+    """Local file paths carried by a drag (empty for text or remote URLs)."""
+    mime = event.mimeData()
+    if mime is None or not mime.hasUrls():
+        return []
+    return [u.toLocalFile() for u in mime.urls() if u.isLocalFile()]
+
+
+class MainWindow(QMainWindow):
+    """Library | chat | reader.  Pass ``asker`` to use a real engine (default: ``SearchOnlyAsker``)."""
+
+    def __init__(self, library, *, asker: Asker | None = None, settings: AppSettings | None = None,
+                 asker_factory: AskerFactory | None = None, warm_up: bool = True):
+        super().__init__()
+        self.library = library
+        self.settings = settings or AppSettings.load()
+        self.asker_factory = asker_factory
+        self.setWindowTitle("Lantern")
+        icon = resources_dir() / "lantern.png"
+        if icon.exists():
+            self.setWindowIcon(QIcon(str(icon)))
+        self.setAcceptDrops(True)
+        self.imports = ImportQueue(library, self)
+        self.runner = AskRunner(asker or SearchOnlyAsker(library), self)
+        self.store = ConversationStore(getattr(library, "root", None))
+        self._build()
+        self._menus()
+        self._status()
+        self._wire()
+        self.refresh_library()
+        self._restore_state()
+        self._route_drops()
+        gc.freeze()  # Qt, NumPy and friends are long-lived: keep them out of every GC pass
+        if warm_up:
+            self.imports.warm_up()
+
+    # -- construction ------------------------------------------------------------------------------------------
+    def _build(self) -> None:
+        self.sidebar = LibrarySidebar()
+        self.import_panel = ImportPanel()
+        self.import_panel.hide()
+        left = QSplitter(Qt.Orientation.Vertical)
+        left.addWidget(self.sidebar)
+        left.addWidget(self.import_panel)
+        left.setStretchFactor(0, 3)
+        left.setStretchFactor(1, 1)
+        self.chat = ChatPanel(self.runner, self.store)
+        self.reader = ReaderWidget()
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        for w in (left, self.chat, self.reader):
+            self.splitter.addWidget(w)
+        self.splitter.setStretchFactor(1, 1)
+        self.splitter.setStretchFactor(2, 1)
+        self.splitter.setChildrenCollapsible(False)
+        self.setCentralWidget(self.splitter)
+        self.resize(1420, 860)
+        self.splitter.setSizes([360, 520, 540])
+        left.setSizes([600, 260])
+
+    def _menus(self) -> None:
+        file_menu = self.menuBar().addMenu("&File")
+        self.import_action = self._action(file_menu, "&Import books…", self.choose_files, QKeySequence.StandardKey.Open)
+        self.sample_action = self._action(file_menu, "Try the &sample book", self.import_sample)
+        file_menu.addSeparator()
+        self._action(file_menu, "&Settings…", self.open_settings, QKeySequence.StandardKey.Preferences)
+        file_menu.addSeparator()
+        self._action(file_menu, "&Quit", self.close, QKeySequence.StandardKey.Quit)
+        ask_menu = self.menuBar().addMenu("&Ask")
+        self._action(ask_menu, "&Question box", self.focus_question, QKeySequence("Ctrl+L"))
+        self.stop_action = self._action(ask_menu, "&Stop answer", self.chat.stop, QKeySequence(Qt.Key.Key_Escape))
+        self.stop_action.setEnabled(False)
+        self._action(ask_menu, "&Copy answer", self.chat.copy_answer)
+        self._action(ask_menu, "&New conversation", self.chat.new_conversation, QKeySequence.StandardKey.New)
+        view_menu = self.menuBar().addMenu("&Reader")
+        self._action(view_menu, "&Find in book…", self.reader.open_find, QKeySequence.StandardKey.Find)
+        help_menu = self.menuBar().addMenu("&Help")
+        self._action(help_menu, "&About Lantern", self.about)
+
+    def _action(self, menu, text: str, slot, shortcut=None) -> QAction:
+        action = QAction(text, self)
+        if shortcut is not None:
+            action.setShortcut(shortcut)
+            action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+        action.triggered.connect(lambda _=False: slot())
+        menu.addAction(action)
+        self.addAction(action)
+        return action
+
+    def _status(self) -> None:
+        bar = self.statusBar()
+        self.offline_badge = QLabel("Offline ✓")
+        self.offline_badge.setObjectName("offlineBadge")
+        self.offline_badge.setFrameShape(QLabel.Shape.StyledPanel)
+        self.offline_badge.setContentsMargins(6, 0, 6, 0)
+        font = self.offline_badge.font()
+        font.setBold(True)
+        self.offline_badge.setFont(font)
+        self.offline_badge.setToolTip("Lantern never uses the network: your books and questions stay here.")
+        self.model_label = QLabel()
+        self.compute_label = QLabel()
+        for w in (self.offline_badge, self.model_label, self.compute_label):
+            bar.addPermanentWidget(w)
+        self._update_status()
+
+    def _update_status(self) -> None:
+        engine = getattr(self.runner.asker, "model_name", "") or type(self.runner.asker).__name__
+        self.model_label.setText(f"Model: {engine}")
+        self.model_label.setToolTip(f"Chosen model: {self.settings.model_display}")
+        self.compute_label.setText(self.settings.compute_display)
+
+    def _wire(self) -> None:
+        self.imports.queued.connect(self.import_panel.add)
+        self.imports.progressed.connect(self.import_panel.progress)
+        self.imports.finished.connect(self._import_finished)
+        self.import_panel.cancelRequested.connect(self.imports.cancel)
+        self.sidebar.openRequested.connect(self.open_node)
+        self.sidebar.sampleRequested.connect(self.import_sample)
+        self.sidebar.importRequested.connect(self.choose_files)
+        self.sidebar.removeRequested.connect(self.remove_book)
+        self.sidebar.askAboutRequested.connect(self._ask_about)
+        self.chat.citationClicked.connect(self.open_citation)
+        self.chat.sectionClicked.connect(self.open_section_named)
+        self.chat.streamingChanged.connect(self.stop_action.setEnabled)
+
+    # -- library ------------------------------------------------------------------------------------------------
+    def refresh_library(self) -> None:
+        """Reload the sidebar and the scope selector from the library."""
+        self.sidebar.reload(self.library)
+        self.chat.scope_bar.set_library(self.library)
+        self.sample_action.setEnabled(bool(sample_books()))
+
+    def import_files(self, paths: Iterable[str | Path]) -> list[int]:
+        """Queue files (folders are searched for books); returns the job ids."""
+        return [self.imports.add(p) for p in expand_paths(paths)]
+
+    def choose_files(self) -> None:
+        paths, _ = QFileDialog.getOpenFileNames(self, "Import books", "", IMPORT_FILTER)
+        self.import_files(paths)
+
+    def import_sample(self) -> list[int]:
+        """Import the bundled sample textbook."""
+        books = sample_books()
+        if not books:
+            show_error(self, LanternError("The sample book is missing from this installation."))
+            return []
+        return self.import_files([books[0]])
+
+    def _import_finished(self, job_id: int, result: ImportResult) -> None:
+        self.import_panel.finish(job_id, result)
+        if result.status is ImportStatus.IMPORTED and result.book is not None:
+            self.refresh_library()
+            self.sidebar.expand_book(result.book.id)
+            self.statusBar().showMessage(f"Imported “{result.book.title}”.", 8000)
+
+    def remove_book(self, book_id: str) -> None:
+        """Ask, then remove the book (serialised with imports)."""
+        try:
+            book = self.library.book(book_id)
+        except LanternError as exc:
+            show_error(self, exc)
+            return
+        answer = QMessageBox.question(self, "Remove book", f"Remove “{book.title}” and its index from the "
+                                      "library? The original file is not touched.")
+        if answer == QMessageBox.StandardButton.Yes:
+            self.imports.run_write(lambda: self.library.remove(book_id), self._removed)
+
+    def _removed(self, outcome: object) -> None:
+        if isinstance(outcome, BaseException):
+            show_error(self, outcome)
+            return
+        if self.reader.book is not None and self.reader.book.id == getattr(outcome, "id", None):
+            self.reader.close_book()
+        self.refresh_library()
+
+    # -- reader -------------------------------------------------------------------------------------------------
+    def _open_book(self, book_id: str) -> bool:
+        try:
+            book = self.library.book(book_id)
+            labels = {p.index: p.label for p in self.library.pages(book.id)}
+            self.reader.open_book(book, self.library.book_file(book.id), labels)
+        except LanternError as exc:
+            show_error(self, exc)
+            return False
+        return True
+
+    def open_node(self, node: Node) -> None:
+        """Open the reader at a sidebar node (a book's first page or a section's start)."""
+        if self._open_book(node.book_id) and node.section_id is not None:
+            self.reader.open_section(node.page, node.heading)
+
+    def open_citation(self, record: CiteRecord) -> None:
+        """Open the reader at a cited page with the quote highlighted."""
+        if self._open_book(record.book_id):
+            self.reader.open_citation(record.page_start, record.page_end, record.quote, record.section_title)
+
+    def open_section_named(self, name: str, book_id: str) -> None:
+        """Open a refused answer's nearest section, matched by its heading text."""
+        wanted = " ".join(name.split()).lower()
+        books = [book_id] if book_id else [b.id for b in self.library.books()]
+        for bid in books:
+            for s in self.library.sections(bid):
+                if wanted in (s.display.lower(), s.title.lower()) or s.display.lower().endswith(wanted):
+                    self.open_node(Node(bid, s.id, s.page_start, s.title))
+                    return
+        self.statusBar().showMessage(f"Could not find the section “{name}”.", 6000)
+
+    # -- chat ------------------------------------------------------------------------------------------------------
+    def focus_question(self) -> None:
+        self.chat.question.setFocus()
+        self.chat.question.selectAll()
+
+    def _ask_about(self, book_id: str) -> None:
+        self.chat.scope_bar.select_book(book_id)
+        self.focus_question()
+
+    def set_asker(self, asker: Asker) -> None:
+        """Use another answer engine from the next question on."""
+        self.chat.stop()
+        self.runner.wait(10_000)
+        self.runner.asker = asker
+        self._update_status()
+
+    # -- settings / help ----------------------------------------------------------------------------------------
+    def open_settings(self) -> None:
+        dialog = SettingsDialog(self.settings, self)
+        if dialog.exec() != SettingsDialog.DialogCode.Accepted:
+            return
+        self.apply_settings(dialog.values())
+
+    def apply_settings(self, values: AppSettings) -> None:
+        """Save ``values`` and rebuild the answer engine; a model that fails to load is explained."""
+        self.settings = values
+        values.save()
+        if self.asker_factory is not None:
+            try:
+                self.set_asker(self.asker_factory(self.library, values))
+            except LanternError as exc:
+                show_error(self, exc)
+                self.set_asker(SearchOnlyAsker(self.library))
+        self._update_status()
+
+    def about(self) -> None:
+        QMessageBox.about(self, "About Lantern", "<b>Lantern</b> — an offline tutor for your own textbooks.<br>"
+                          "Answers cite chapter, section and page. Licensed AGPL-3.0-or-later.")
+
+    # -- drag and drop (anywhere on the window) -----------------------------------------------------------------
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802 - Qt API
+        if dropped_files(event):
+            event.acceptProposedAction()
+
+    def dragMoveEvent(self, event) -> None:  # noqa: N802 - Qt API
+        if dropped_files(event):
+            event.acceptProposedAction()
+
+    def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802 - Qt API
+        files = dropped_files(event)
+        if files:
+            event.acceptProposedAction()
+            self.import_files(files)
+
+    def _route_drops(self) -> None:
+        """Child widgets that accept drops themselves (text boxes) would swallow dropped files: filter them.
+
+        Every other widget passes drag events up to the window, which accepts drops.
+        """
+        for widget in self.findChildren(QWidget):
+            if widget.acceptDrops():
+                widget.installEventFilter(self)
+
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt API
+        """Hand file drags over a text box to the window (text drags still go to the box)."""
+        kind = event.type()
+        if kind in (QEvent.Type.DragEnter, QEvent.Type.DragMove, QEvent.Type.Drop) and obj is not self \
+                and dropped_files(event):
+            {QEvent.Type.DragEnter: self.dragEnterEvent, QEvent.Type.DragMove: self.dragMoveEvent,
+             QEvent.Type.Drop: self.dropEvent}[kind](event)
+            return True
+        return super().eventFilter(obj, event)
+
+    # -- state ---------------------------------------------------------------------------------------------------
+    def _restore_state(self) -> None:
+        s = qsettings()
+        geometry, state, split = (s.value(k) for k in ("window/geometry", "window/state", "window/splitter"))
+        if isinstance(geometry, QByteArray):
+            self.restoreGeometry(geometry)
+        if isinstance(state, QByteArray):
+            self.restoreState(state)
+        if isinstance(split, QByteArray):
+            self.splitter.restoreState(split)
+
+    def save_state(self) -> None:
+        s = qsettings()
+        s.setValue("window/geometry", self.saveGeometry())
+        s.setValue("window/state", self.saveState())
+        s.setValue("window/splitter", self.splitter.saveState())
+        s.sync()
+
+    def shutdown(self, wait_ms: int = 15_000) -> None:
+        """Stop answering, cancel imports, wait for both threads (idempotent)."""
+        self.runner.close(wait_ms)
+        self.imports.close(wait_ms)
+        self.store.save()
+
+    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt API
+        self.save_state()
+        self.shutdown()
+        self.reader.close_book()
+        super().closeEvent(event)

@@ -1,0 +1,165 @@
+"""Render Lantern's main views to PNG (offscreen is fine): ``python -m desktop.screenshots [--out docs]``.
+
+Uses a throw-away library and settings folder, the bundled sample book and the built-in
+search-only answers, so the pictures show exactly what a first run shows.  Views:
+
+* ``welcome.png``       the empty library with "Try the sample book"
+* ``library.png``       the sample book's chapter tree with printed page ranges
+* ``answer.png``        a streamed answer with citation chips and source cards
+* ``reader.png``        the reader at a cited page with the passage highlighted
+* ``import-queue.png``  the import queue: done, failed (readable error), in progress, waiting
+"""
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtCore import QSettings, QThread
+from PySide6.QtWidgets import QApplication
+
+log = logging.getLogger("lantern.screenshots")
+
+QUESTION = "What is kinetic energy?"
+
+
+def wait_until(app: QApplication, predicate: Callable[[], bool], timeout: float = 120.0) -> None:
+    """Run the event loop until ``predicate()`` (raises TimeoutError after ``timeout`` seconds)."""
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise TimeoutError("the window did not reach the expected state in time")
+        app.processEvents()
+        QThread.msleep(15)
+
+
+def settle(app: QApplication, ms: int = 150) -> None:
+    """Let layouts and deferred renders finish."""
+    end = time.monotonic() + ms / 1000
+    while time.monotonic() < end:
+        app.processEvents()
+        QThread.msleep(10)
+
+
+def grab(app: QApplication, window, path: Path) -> Path:
+    settle(app)
+    window.grab().save(str(path))
+    log.info("wrote %s", path)
+    return path
+
+
+def demo_book(path: Path, pages: int = 300) -> Path:
+    """A long generated PDF so the import queue has something to show progress on."""
+    import pymupdf
+    doc = pymupdf.open()
+    text = "\n".join(["Heat flows from a hot body to a cold one until both reach the same temperature."] * 30)
+    toc = []
+    for i in range(pages):
+        page = doc.new_page()
+        if i % 30 == 0:
+            page.insert_text((72, 80), f"Chapter {i // 30 + 1} Thermal Physics", fontsize=18)
+            toc.append([1, f"Chapter {i // 30 + 1} Thermal Physics", i + 1])
+        page.insert_text((72, 130), text, fontsize=10, lineheight=1.5)
+    doc.set_toc(toc)
+    doc.set_metadata({"title": "Thermal Physics (long demo)"})
+    doc.save(str(path))
+    return path
+
+
+def make_screenshots(out: Path, *, embedder=None, size: tuple[int, int] = (1420, 860),
+                     long_book_pages: int = 300) -> list[Path]:
+    """Write the PNGs into ``out`` and return their paths (tests pass a fake ``embedder``, a shorter book)."""
+    from core.library import Library
+    from core.resources import sample_books
+    from desktop.app import create_app
+    from desktop.main_window import MainWindow
+
+    out.mkdir(parents=True, exist_ok=True)
+    app = create_app([])
+    shots: list[Path] = []
+    with tempfile.TemporaryDirectory(prefix="lantern-shots-") as tmp:
+        root = Path(tmp)
+        for fmt in (QSettings.Format.NativeFormat, QSettings.Format.IniFormat):
+            QSettings.setPath(fmt, QSettings.Scope.UserScope, str(root / "settings"))
+        with Library(root / "library", embedder=embedder) as library:
+            window = MainWindow(library, warm_up=False)
+            window.resize(*size)
+            window.show()
+            shots.append(grab(app, window, out / "welcome.png"))
+            shots += _library_and_answer(app, window, out, sample_books()[0])
+            shots.append(_import_queue(app, window, out, root, long_book_pages))
+            window.shutdown()
+            window.hide()
+    return shots
+
+
+def _library_and_answer(app: QApplication, window, out: Path, sample: Path) -> list[Path]:
+    from desktop.library_view import NODE_ROLE
+    window.import_files([sample])
+    wait_until(app, lambda: window.imports.pending() == 0)
+    window.import_panel.clear_finished()
+    book = window.sidebar.model.item(0, 0)
+    for row in range(book.rowCount()):
+        window.sidebar.tree.expand(book.child(row, 0).index())
+    chapter = next(book.child(r, 0) for r in range(book.rowCount()) if book.child(r, 0).text().startswith("Chapter 3"))
+    window.sidebar.tree.setCurrentIndex(chapter.index())
+    window.open_node(chapter.data(NODE_ROLE))
+    shots = [grab(app, window, out / "library.png")]
+    window.chat.question.setText(QUESTION)
+    window.chat.ask()
+    wait_until(app, lambda: not window.chat.is_streaming())
+    settle(app, 300)
+    shots.append(grab(app, window, out / "answer.png"))
+    turn = window.chat.current.turns[-1]
+    cited = next((s for s in turn.sources if f"[{s.n}]" in turn.answer), turn.sources[0])
+    window.open_citation(cited)
+    shots.append(grab(app, window, out / "reader.png"))
+    return shots
+
+
+def _import_queue(app: QApplication, window, out: Path, root: Path, pages: int) -> Path:
+    """Queue: the sample as Markdown (done), a damaged PDF (error), a long book (in progress), a duplicate."""
+    from core.resources import resources_dir
+    broken = root / "chapter-scan (damaged).pdf"
+    broken.write_bytes(b"%PDF-1.4\n" + os.urandom(4096))
+    long_book = demo_book(root / "thermal-physics.pdf", pages)
+    markdown = resources_dir() / "sample" / "energy-and-motion.md"
+    window.splitter.widget(0).setSizes([330, 530])
+    target = {}
+
+    def midway(job: int, stage: str, done: int, total: int) -> None:
+        if job == target.get("job") and stage == "embedding" and total and 0.3 <= done / total <= 0.8 \
+                and "shot" not in target:
+            target["shot"] = window.grab()
+    window.imports.progressed.connect(midway)
+    jobs = window.import_files([markdown, broken, long_book, markdown])
+    target["job"] = jobs[2]
+    wait_until(app, lambda: "shot" in target or window.imports.pending() == 0)
+    path = out / "import-queue.png"
+    if "shot" not in target:  # the long book finished before a progress report reached 40%
+        target["shot"] = window.grab()
+    target["shot"].save(str(path))
+    log.info("wrote %s", path)
+    window.imports.cancel_all()
+    wait_until(app, lambda: window.imports.pending() == 0)
+    return path
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m desktop.screenshots", description=__doc__.split("\n")[0])
+    parser.add_argument("--out", default=str(Path(__file__).resolve().parent.parent / "docs"), metavar="DIR")
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s")
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    for path in make_screenshots(Path(args.out)):
+        sys.stdout.write(f"{path}\n")
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

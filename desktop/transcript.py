@@ -1,0 +1,148 @@
+"""Rendering a conversation: answers as HTML with ``[n]`` markers turned into citation chips, and source cards.
+
+Links use private schemes handled by the chat pane (never navigated):
+``cite:<turn>:<n>`` opens the reader at a citation, ``section:<turn>:<i>`` a refused answer's
+nearest section.  Colours come from the palette, so light and dark themes both read well.
+"""
+from __future__ import annotations
+
+import html
+import re
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QColor, QPalette
+from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QVBoxLayout, QWidget
+
+from desktop.conversations import CiteRecord, Turn
+
+MARKER = re.compile(r"\[(\d+(?:\s*[,;]\s*\d+)*)\]")
+_BOLD = re.compile(r"\*\*(.+?)\*\*")
+
+
+def mix(a: QColor, b: QColor, t: float) -> QColor:
+    """``a`` blended towards ``b`` by ``t`` (0 = a, 1 = b)."""
+    return QColor(round(a.red() + (b.red() - a.red()) * t), round(a.green() + (b.green() - a.green()) * t),
+                  round(a.blue() + (b.blue() - a.blue()) * t))
+
+
+def chip_colors(palette: QPalette) -> tuple[str, str]:
+    """(background, text) of a citation chip: the highlight colour softened into the base."""
+    base = palette.color(QPalette.ColorRole.Base)
+    bg = mix(palette.color(QPalette.ColorRole.Highlight), base, 0.72)
+    return bg.name(), palette.color(QPalette.ColorRole.Text).name()
+
+
+def chip(turn_index: int, record: CiteRecord | None, n: int, colors: tuple[str, str]) -> str:
+    """One citation chip: ``1 · p. 12`` linking to ``cite:<turn>:<n>``."""
+    bg, fg = colors
+    page = f" · p.&nbsp;{html.escape(record.printed_page)}" if record and record.printed_page else ""
+    tip = html.escape(record.label if record else f"Source {n} was not provided")
+    return (f'<a href="cite:{turn_index}:{n}" title="{tip}" style="background-color:{bg}; color:{fg};'
+            f' text-decoration:none;">&nbsp;{n}{page}&nbsp;</a>')
+
+
+def answer_html(turn: Turn, turn_index: int, colors: tuple[str, str]) -> str:
+    """The answer text as HTML: escaped, paragraphs kept, ``**bold**`` honoured, markers as chips."""
+    def replace(m: re.Match) -> str:
+        ns = [int(x) for x in re.split(r"\s*[,;]\s*", m.group(1))]
+        return "".join(chip(turn_index, turn.cite(n), n, colors) for n in ns)
+
+    text = html.escape(turn.answer)
+    text = _BOLD.sub(r"<b>\1</b>", text)
+    text = MARKER.sub(replace, text)
+    return "<br>".join(text.split("\n"))
+
+
+def turn_html(turn: Turn, index: int, palette: QPalette) -> str:
+    """A question and its answer (with state notes: declined, stopped, error, extractive)."""
+    colors = chip_colors(palette)
+    muted = palette.color(QPalette.ColorRole.PlaceholderText).name()
+    parts = [f'<p style="margin-top:14px"><b>You:</b> {html.escape(turn.question)}'
+             f' <span style="color:{muted}">· {html.escape(turn.scope)}</span></p>']
+    body = answer_html(turn, index, colors) if turn.answer else (
+        f'<span style="color:{muted}">Searching your books…</span>' if turn.state == "streaming" else "")
+    parts.append(f"<p><b>Lantern:</b> {body}</p>")
+    if turn.refused and turn.nearest_sections:
+        links = " · ".join(f'<a href="section:{index}:{i}">{html.escape(name)}</a>'
+                           for i, name in enumerate(turn.nearest_sections))
+        parts.append(f"<p>Nearest sections: {links}</p>")
+    notes = []
+    if turn.state == "stopped":
+        notes.append("Stopped.")
+    if turn.state == "error":
+        notes.append(f"⚠ {html.escape(turn.error or 'The answer failed.')}")
+    if turn.extractive and not turn.refused and turn.state == "done":
+        notes.append("Quoted from your book (no chat model is loaded).")
+    if turn.beyond_book:
+        notes.append("Includes explanation beyond the book.")
+    if notes:
+        parts.append(f'<p style="color:{muted}"><i>{" ".join(notes)}</i></p>')
+    return "\n".join(parts)
+
+
+def conversation_html(turns: list[Turn], palette: QPalette) -> str:
+    if not turns:
+        return ("<p>Ask a question about your books. Answers cite the chapter, section and page; "
+                "click a citation to open the page.</p>")
+    return "\n".join(turn_html(t, i, palette) for i, t in enumerate(turns))
+
+
+class SourceCard(QFrame):
+    """``[n] Book › Chapter › Section, p. 9`` and a snippet; clicking opens the passage."""
+
+    clicked = Signal(object)  # CiteRecord
+
+    def __init__(self, record: CiteRecord, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.record = record
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        self.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.setToolTip("Open this passage in the reader")
+        head = QLabel(f"<b>[{record.n}]</b> {html.escape(record.label)}")
+        head.setWordWrap(True)
+        snippet = record.snippet if len(record.snippet) < 240 else record.snippet[:237].rsplit(" ", 1)[0] + "…"
+        body = QLabel(snippet)
+        body.setWordWrap(True)
+        body.setForegroundRole(QPalette.ColorRole.PlaceholderText)
+        box = QVBoxLayout(self)
+        box.setContentsMargins(8, 6, 8, 6)
+        box.setSpacing(2)
+        box.addWidget(head)
+        box.addWidget(body)
+
+    def mouseReleaseEvent(self, event) -> None:  # noqa: N802 - Qt API
+        if event.button() == Qt.MouseButton.LeftButton:
+            self.clicked.emit(self.record)
+        super().mouseReleaseEvent(event)
+
+
+class SourceCards(QScrollArea):
+    """The sources of the shown answer, as soon as retrieval returns them."""
+
+    cardClicked = Signal(object)  # CiteRecord
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setWidgetResizable(True)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        inner = QWidget()
+        self.box = QVBoxLayout(inner)
+        self.box.setContentsMargins(0, 0, 0, 0)
+        self.title = QLabel("<b>Sources</b>")
+        self.box.addWidget(self.title)
+        self.box.addStretch(1)
+        self.setWidget(inner)
+        self.cards: list[SourceCard] = []
+
+    def set_sources(self, records: list[CiteRecord]) -> None:
+        for card in self.cards:
+            self.box.removeWidget(card)
+            card.hide()
+            card.deleteLater()
+        self.cards = []
+        self.title.setText("<b>Sources</b>" if records else "<b>Sources</b> — none yet")
+        for r in records:
+            card = SourceCard(r)
+            card.clicked.connect(self.cardClicked)
+            self.box.insertWidget(self.box.count() - 1, card)
+            self.cards.append(card)

@@ -1,0 +1,354 @@
+"""Background work: the import queue and the answer runner, each on its own single-thread pool.
+
+Rules kept here so the widgets never have to think about threads:
+
+* Workers never touch widgets.  They report through signals of a ``QObject`` emitter that lives in
+  the GUI thread, so every connected slot runs on the GUI thread (queued connection).
+* Library writes are serialised: imports (and removals) run one at a time on ``ImportQueue``'s pool.
+* One thread owns the model: every ``asker.ask`` iteration runs on ``AskRunner``'s pool, which has
+  exactly one thread and is separate from the import pool.
+* The GUI must not stall while a worker runs Python: a full cyclic-GC pass holds the GIL for every
+  thread, and during a 300-page import it took 120-250 ms (scanning Qt/NumPy/model objects and the
+  parsed book).  ``HeapPolicy`` suspends only the oldest generation while work runs (young objects
+  are still collected; acyclic garbage is freed by reference counting as always), then, when idle,
+  collects everything and freezes the survivors (``gc.freeze``) so later passes skip them.
+"""
+from __future__ import annotations
+
+import gc
+import importlib
+import itertools
+import logging
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
+
+from core.models import AnswerEventKind, ImportResult, ImportStatus
+from desktop.errors import error_text
+from desktop.protocols import Asker, Scope
+
+log = logging.getLogger(__name__)
+
+_ids = itertools.count(1)
+
+WARM_MODULES = ("core.chunking", "core.sentences", "core.enrich", "core.importers.pdf", "core.importers.epub",
+                "core.importers.markdown", "core.importers.html", "core.importers.text")
+
+
+class HeapPolicy:
+    """Counts running jobs (GUI thread only); full GC passes happen only when none is running."""
+
+    _busy = 0
+    _saved: tuple[int, int, int] | None = None
+
+    @classmethod
+    def hold(cls) -> None:
+        """A job starts: no full (generation 2) collection until every job released."""
+        cls._busy += 1
+        if cls._saved is None:
+            cls._saved = gc.get_threshold()
+            gc.set_threshold(cls._saved[0], cls._saved[1], 1_000_000)
+
+    @classmethod
+    def release(cls) -> None:
+        """A job ended: when it was the last, restore the thresholds and settle the heap."""
+        cls._busy = max(0, cls._busy - 1)
+        if cls._busy == 0:
+            if cls._saved is not None:
+                gc.set_threshold(*cls._saved)
+                cls._saved = None
+            settle_heap()
+
+
+def settle_heap() -> None:
+    """Collect everything, then freeze the survivors (GUI thread, when no job runs).
+
+    Frozen objects are never scanned again by the cyclic GC; they are still freed normally when their
+    reference count drops.  After the first freeze this pass only scans what was created since.
+    """
+    started = time.perf_counter()
+    gc.collect()
+    gc.freeze()
+    # Not gc.get_freeze_count(): it walks every frozen object (~140 ms with torch loaded, GIL held).
+    log.debug("heap settled in %.1f ms", (time.perf_counter() - started) * 1000)
+
+
+def warm_up(library) -> None:
+    """Import the import pipeline's modules and load the embedding model (worker thread, at start-up).
+
+    Loading C extensions holds the GIL; doing it before the student's first import keeps that import
+    from stuttering the window.  A model that cannot load is reported when it is first really used.
+    """
+    for name in WARM_MODULES:
+        try:
+            importlib.import_module(name)
+        except ImportError as exc:
+            log.warning("warm-up could not import %s: %s", name, exc)
+    try:
+        from core.sentences import split_sentences
+        split_sentences("Lantern warms up. It loads the sentence splitter now.")  # imports NLTK (~1300 modules)
+        library.embedder.encode_query("warm up")
+    except Exception as exc:  # ModelUnavailableError and friends surface on first real use
+        log.info("embedding model not warmed up: %s", exc)
+
+
+def single_thread_pool(parent: QObject, name: str) -> QThreadPool:
+    """A ``QThreadPool`` with exactly one thread (FIFO: jobs run in submission order)."""
+    pool = QThreadPool(parent)
+    pool.setObjectName(name)
+    pool.setMaxThreadCount(1)
+    pool.setExpiryTimeout(-1)  # keep the thread: the model's thread-local state stays valid
+    return pool
+
+
+class FnRunnable(QRunnable):
+    """Runs a plain callable on a pool (the callable reports through signals itself)."""
+
+    def __init__(self, fn: Callable[[], None]):
+        super().__init__()
+        self._fn = fn
+
+    def run(self) -> None:  # noqa: D102 - QRunnable API
+        try:
+            self._fn()
+        except BaseException:  # a worker must never take the process down
+            log.exception("background job failed")
+
+
+# -- imports ------------------------------------------------------------------------------------------
+@dataclass
+class ImportJob:
+    """One file in the import queue (``cancel`` is read by the worker, set by the GUI)."""
+
+    id: int
+    path: Path
+    cancel: threading.Event = field(default_factory=threading.Event)
+
+
+class ThrottledProgress:
+    """A ``progress(stage, done, total)`` callable that emits at most every ``interval`` seconds.
+
+    Stage changes and completion always get through, so the panel never misses a stage.
+    """
+
+    def __init__(self, emit: Callable[[str, int, int], None], interval: float = 0.05):
+        self._emit = emit
+        self._interval = interval
+        self._last = (None, 0.0)
+
+    def __call__(self, stage: str, done: int, total: int) -> None:
+        now = time.monotonic()
+        last_stage, last_time = self._last
+        if stage != last_stage or done >= total or now - last_time >= self._interval:
+            self._last = (stage, now)
+            self._emit(stage, done, total)
+
+
+class ImportEmitter(QObject):
+    """Signals the import worker emits (this object lives in the GUI thread)."""
+
+    progressed = Signal(int, str, int, int)  # job id, stage, done, total
+    finished = Signal(int, object)  # job id, ImportResult
+
+
+class ImportQueue(QObject):
+    """Imports files one at a time on a dedicated pool; cancellable per file.
+
+    ``import_book`` never raises for bad input, so one failed file does not stop the queue.
+    """
+
+    queued = Signal(int, str)  # job id, path
+    progressed = Signal(int, str, int, int)
+    finished = Signal(int, object)  # job id, ImportResult (status IMPORTED, DUPLICATE or ERROR)
+    idle = Signal()  # the queue ran empty
+
+    def __init__(self, library, parent: QObject | None = None):
+        super().__init__(parent)
+        self.library = library
+        self.pool = single_thread_pool(self, "lantern-import")
+        self._emitter = ImportEmitter(self)
+        self._emitter.progressed.connect(self.progressed)
+        self._emitter.finished.connect(self._on_finished)
+        self._jobs: dict[int, ImportJob] = {}
+        self._writes = 0  # run_write jobs not finished yet (each holds the HeapPolicy)
+
+    def add(self, path: str | Path) -> int:
+        """Queue ``path`` for import and return its job id."""
+        job = ImportJob(next(_ids), Path(path))
+        self._jobs[job.id] = job
+        HeapPolicy.hold()
+        self.queued.emit(job.id, str(job.path))
+        self.pool.start(FnRunnable(lambda: self._run(job)))
+        return job.id
+
+    def cancel(self, job_id: int) -> None:
+        """Ask the job to stop (a queued job ends as soon as it is reached)."""
+        job = self._jobs.get(job_id)
+        if job is not None:
+            job.cancel.set()
+
+    def cancel_all(self) -> None:
+        for job in self._jobs.values():
+            job.cancel.set()
+
+    def pending(self) -> int:
+        """How many jobs are queued or running."""
+        return len(self._jobs)
+
+    def run_write(self, fn: Callable[[], object], done: Callable[[object], None]) -> None:
+        """Run another library write (e.g. removing a book) in turn with the imports.
+
+        ``done(result_or_exception)`` is called on the GUI thread.
+        """
+        self._writes += 1
+        HeapPolicy.hold()
+        emitter = _ResultEmitter(self)
+        emitter.done.connect(done)
+        emitter.done.connect(self._write_done)
+        emitter.done.connect(emitter.deleteLater)
+
+        def work() -> None:
+            try:
+                emitter.done.emit(fn())
+            except Exception as exc:  # reported through ``done``; show_error decides what to say
+                emitter.done.emit(exc)
+        self.pool.start(FnRunnable(work))
+
+    def wait(self, msecs: int = 30_000) -> bool:
+        """Block until every queued job finished (tests and shutdown)."""
+        return self.pool.waitForDone(msecs)
+
+    def close(self, msecs: int = 15_000) -> None:
+        """Cancel everything, wait for the thread, and give back the jobs' HeapPolicy holds."""
+        self.cancel_all()
+        self.wait(msecs)
+        for _ in range(len(self._jobs) + self._writes):
+            HeapPolicy.release()
+        self._jobs.clear()
+        self._writes = 0
+
+    def warm_up(self) -> None:
+        """Queue ``warm_up`` on the import thread; freeze the modules and model it loaded when done."""
+        self.run_write(lambda: warm_up(self.library), lambda _result: gc.freeze())
+
+    # -- worker side (runs on the pool thread) ----------------------------------------------------------
+    def _run(self, job: ImportJob) -> None:
+        if job.cancel.is_set():
+            self._emitter.finished.emit(job.id, _cancelled(job.path))
+            return
+        progress = ThrottledProgress(lambda s, d, t: self._emitter.progressed.emit(job.id, s, d, t))
+        try:
+            result = self.library.import_book(job.path, progress, job.cancel.is_set)
+        except Exception as exc:  # import_book reports bad input itself; this is a bug path
+            log.exception("import of %s crashed", job.path)
+            result = ImportResult(str(job.path), ImportStatus.ERROR, error=error_text(exc), error_code="bug")
+        self._emitter.finished.emit(job.id, result)
+
+    # -- GUI side -----------------------------------------------------------------------------------------
+    def _write_done(self, _result: object) -> None:
+        if self._writes > 0:
+            self._writes -= 1
+            HeapPolicy.release()
+
+    def _on_finished(self, job_id: int, result: ImportResult) -> None:
+        if self._jobs.pop(job_id, None) is not None:
+            HeapPolicy.release()
+        self.finished.emit(job_id, result)
+        if not self._jobs:
+            self.idle.emit()
+
+
+class _ResultEmitter(QObject):
+    done = Signal(object)
+
+
+def _cancelled(path: Path) -> ImportResult:
+    return ImportResult(str(path), ImportStatus.ERROR, error="Import cancelled.", error_code="cancelled")
+
+
+# -- answers ------------------------------------------------------------------------------------------
+class AskEmitter(QObject):
+    """Signals of the answer worker (lives in the GUI thread)."""
+
+    event = Signal(int, object)  # request id, AnswerEvent
+    failed = Signal(int, object)  # request id, exception
+    ended = Signal(int, bool)  # request id, cancelled
+
+
+class AskRunner(QObject):
+    """Runs ``asker.ask`` on the single thread that owns the model and streams its events.
+
+    Only one question is answered at a time; asking again stops the previous answer first.
+    """
+
+    event = Signal(int, object)
+    failed = Signal(int, object)
+    ended = Signal(int, bool)
+
+    def __init__(self, asker: Asker, parent: QObject | None = None):
+        super().__init__(parent)
+        self.asker = asker
+        self.pool = single_thread_pool(self, "lantern-model")
+        self._emitter = AskEmitter(self)
+        self._emitter.event.connect(self.event)
+        self._emitter.failed.connect(self.failed)
+        self._emitter.ended.connect(self._on_ended)
+        self._cancel: dict[int, threading.Event] = {}
+
+    def ask(self, question: str, scope: Scope) -> int:
+        """Start answering ``question`` within ``scope``; returns the request id."""
+        self.stop()
+        rid = next(_ids)
+        flag = threading.Event()
+        self._cancel[rid] = flag
+        HeapPolicy.hold()
+        self.pool.start(FnRunnable(lambda: self._run(rid, question, scope, flag)))
+        return rid
+
+    def stop(self) -> None:
+        """Set the cancel flag of every running or queued request."""
+        for flag in self._cancel.values():
+            flag.set()
+
+    def busy(self) -> bool:
+        return bool(self._cancel)
+
+    def wait(self, msecs: int = 30_000) -> bool:
+        return self.pool.waitForDone(msecs)
+
+    def close(self, msecs: int = 15_000) -> None:
+        """Stop answering, wait for the model thread, and give back the HeapPolicy holds."""
+        self.stop()
+        self.wait(msecs)
+        for _ in self._cancel:
+            HeapPolicy.release()
+        self._cancel.clear()
+
+    def _run(self, rid: int, question: str, scope: Scope, flag: threading.Event) -> None:
+        """Worker side: iterate the asker, emitting each event; never touches a widget."""
+        events = None
+        try:
+            events = self.asker.ask(question, book_id=scope.book_id, chapters=scope.chapters,
+                                    pages=scope.pages, cancel=flag.is_set)
+            for ev in events:
+                if flag.is_set():
+                    break
+                self._emitter.event.emit(rid, ev)
+                if ev.kind in (AnswerEventKind.DONE, AnswerEventKind.ERROR):
+                    break
+        except Exception as exc:
+            self._emitter.failed.emit(rid, exc)
+        finally:
+            if hasattr(events, "close"):
+                events.close()  # the engine's own clean-up runs here, on the model thread
+            self._emitter.ended.emit(rid, flag.is_set())
+
+    def _on_ended(self, rid: int, cancelled: bool) -> None:
+        if self._cancel.pop(rid, None) is not None:
+            HeapPolicy.release()
+        self.ended.emit(rid, cancelled)
+

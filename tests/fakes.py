@@ -1,0 +1,99 @@
+"""Test doubles shared by the core tests (never imported by ``core``)."""
+from __future__ import annotations
+
+import re
+import zlib
+from collections.abc import Iterator, Sequence
+
+import numpy as np
+
+from core.importers.base import CancelFn, ProgressFn, check_cancel
+
+_TOKEN = re.compile(r"\w+|[^\w\s]")
+
+
+class HashingEmbedder:
+    """A deterministic, model-free stand-in for ``core.embedding.Embedder``.
+
+    Tokens are words and punctuation marks; each token id gets a fixed pseudo-random unit vector,
+    and a text's vector is the normalised mean of its tokens' vectors (bag of words).  So texts
+    sharing words are similar, unrelated texts are nearly orthogonal, and everything is fast.
+    ``embed_windows`` returns the same (context-free) token vectors, so pooled and re-embedded
+    chunk vectors agree exactly.
+    """
+
+    def __init__(self, dimension: int = 256, max_tokens: int = 64, model_name: str = "hashing-test"):
+        self._dim = dimension
+        self._max = max_tokens
+        self._name = model_name
+        self._cache: dict[int, np.ndarray] = {}
+        self.windows_seen: list[list[int]] = []
+        self.encode_calls = 0
+
+    model_name = property(lambda self: self._name)
+    dimension = property(lambda self: self._dim)
+    max_tokens = property(lambda self: self._max)
+    special_tokens = property(lambda self: 2)
+
+    def _id(self, token: str) -> int:
+        t = token.lower()
+        # Function words and punctuation carry no topic: give them small shared ids so they do not
+        # dominate similarity.
+        if t in {"the", "a", "an", "of", "and", "is", "are", "to", "in", "it", "its", "this", "that"}:
+            return 1
+        if not t[0].isalnum():
+            return 2 + ord(t[0]) % 997
+        return 1000 + zlib.crc32(t.encode()) % 100_000
+
+    def _vec(self, token_id: int) -> np.ndarray:
+        if token_id not in self._cache:
+            rng = np.random.default_rng(token_id)
+            v = rng.standard_normal(self._dim).astype(np.float32)
+            if token_id == 1 or token_id < 1000:
+                v *= 0.05
+            self._cache[token_id] = v / np.linalg.norm(v)
+        return self._cache[token_id]
+
+    def token_ids(self, texts: Sequence[str]) -> list[list[int]]:
+        return [[self._id(t) for t in _TOKEN.findall(text)] for text in texts]
+
+    def count_tokens(self, text: str) -> int:
+        return len(_TOKEN.findall(text))
+
+    def count_tokens_batch(self, texts: Sequence[str]) -> list[int]:
+        return [self.count_tokens(t) for t in texts]
+
+    def _pool(self, ids: Sequence[int]) -> np.ndarray:
+        if not ids:
+            return np.zeros(self._dim, dtype=np.float32)
+        v = np.sum([self._vec(i) for i in ids], axis=0)
+        return (v / max(float(np.linalg.norm(v)), 1e-12)).astype(np.float32)
+
+    def encode(self, texts: Sequence[str], *, batch_size: int | None = None,
+               progress: ProgressFn | None = None, cancel: CancelFn | None = None) -> np.ndarray:
+        self.encode_calls += 1
+        check_cancel(cancel)
+        limit = self._max - 2
+        out = np.array([self._pool(ids[:limit]) for ids in self.token_ids(texts)], dtype=np.float32)
+        return out.reshape(len(texts), self._dim)
+
+    def encode_query(self, text: str) -> np.ndarray:
+        return self.encode([text])[0]
+
+    def embed_windows(self, windows: Sequence[Sequence[int]], *, batch_size: int | None = None,
+                      progress: ProgressFn | None = None, cancel: CancelFn | None = None) -> Iterator[np.ndarray]:
+        limit = self._max - 2
+        for i, w in enumerate(windows):
+            check_cancel(cancel)
+            assert len(w) <= limit, f"window of {len(w)} tokens exceeds the model window"
+            self.windows_seen.append(list(w))
+            yield np.array([self._vec(t) for t in w], dtype=np.float32).reshape(len(w), self._dim)
+            if progress is not None:
+                progress("embedding", i + 1, len(windows))
+
+
+class FakeEmbedder(HashingEmbedder):
+    """The fake the library/desktop tests use: MiniLM's 256-token window, a small fast vector."""
+
+    def __init__(self, dimension: int = 64, max_tokens: int = 256, model_name: str = "fake-hashing"):
+        super().__init__(dimension=dimension, max_tokens=max_tokens, model_name=model_name)
