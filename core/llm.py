@@ -159,7 +159,9 @@ class GenerationStats:
 
     @property
     def tokens_per_second(self) -> float:
-        return (self.completion_tokens - 1) / self.generation_s if self.completion_tokens > 1 and self.generation_s else 0.0
+        if self.completion_tokens < 2 or not self.generation_s:
+            return 0.0
+        return (self.completion_tokens - 1) / self.generation_s
 
 
 # -- backend interface (llama-cpp here; tests plug in a fake) ----------------------------------------

@@ -47,7 +47,8 @@ def make_gguf(path: Path, *, arch: str = "llama", ctx: int = 2048, template: str
         _s("general.architecture") + struct.pack("<I", 8) + _s(arch),
         _s("general.name") + struct.pack("<I", 8) + _s("Tiny Test Model"),
         _s(f"{arch}.context_length") + struct.pack("<I", 4) + struct.pack("<I", ctx),
-        _s("tokenizer.ggml.tokens") + struct.pack("<I", 9) + struct.pack("<IQ", 8, 3) + _s("<s>") + _s("</s>") + _s("a"),
+        _s("tokenizer.ggml.tokens") + struct.pack("<I", 9) + struct.pack("<IQ", 8, 3)
+        + _s("<s>") + _s("</s>") + _s("a"),
         _s("tokenizer.ggml.eos_token_id") + struct.pack("<I", 4) + struct.pack("<I", 1),
         _s("general.alignment") + struct.pack("<I", 4) + struct.pack("<I", 32),
     ]
