@@ -20,9 +20,9 @@ debian-pdfs:
 	@packaging/fetch-debian-pdfs.sh $(DEBIAN_PDFS)
 
 test: setup debian-pdfs
+	@$(VENV)/bin/lint-imports --config pyproject.toml
 	@LANTERN_DEBIAN_PDFS=$(DEBIAN_PDFS) LANTERN_REQUIRE_REAL_DATA=1 QT_QPA_PLATFORM=offscreen \
 		$(PY) -m pytest -q -p no:cacheprovider
-	@$(VENV)/bin/lint-imports --config pyproject.toml
 
 test-fast:
 	@QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q -x -m "not realmodel and not realdata"
