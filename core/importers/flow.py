@@ -15,8 +15,9 @@ import logging
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
+from pathlib import Path
 
-from core.errors import EmptyDocumentError
+from core.errors import EmptyDocumentError, UnreadablePathError
 from core.importers.base import finalize_sections
 from core.importers.headings import HeadingMatch, kind_for_depth, match_heading
 from core.models import Block, BlockKind, Page, ParsedBook, SectionKind, SectionNode, SourceFormat
@@ -316,3 +317,11 @@ class BookBuilder:
         if ends:
             ends[-1] = page
         return page, sections, blocks, ends
+
+
+def read_bytes(path: Path) -> bytes:
+    """The file's bytes, or an ``UnreadablePathError`` naming the file."""
+    try:
+        return path.read_bytes()
+    except OSError as exc:
+        raise UnreadablePathError(f"{path.name} cannot be read: {exc.strerror or exc}.") from None

@@ -13,9 +13,8 @@ import re
 from html.parser import HTMLParser
 from pathlib import Path
 
-from core.errors import UnreadablePathError
 from core.importers.base import CancelFn, ProgressFn, check_cancel
-from core.importers.flow import BlockEvent, BookBuilder, Event, HeadingEvent
+from core.importers.flow import BlockEvent, BookBuilder, Event, HeadingEvent, read_bytes
 from core.models import BlockKind, ParsedBook, SourceFormat
 
 log = logging.getLogger(__name__)
@@ -43,10 +42,7 @@ _FEED_CHUNK = 1 << 16
 
 def read(path: Path, progress: ProgressFn, cancel: CancelFn | None) -> ParsedBook:
     """Read an HTML file into a ``ParsedBook`` with virtual pages of about 400 words."""
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise UnreadablePathError(f"{path.name} cannot be read: {exc.strerror or exc}.") from None
+    raw = read_bytes(path)
     text = decode_html(raw)
     parser = BookHTMLParser(content_scope(text))
     total = max(1, len(text) // _FEED_CHUNK + 1)

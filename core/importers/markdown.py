@@ -15,9 +15,8 @@ from typing import Any
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
-from core.errors import UnreadablePathError
 from core.importers.base import CancelFn, ProgressFn, check_cancel
-from core.importers.flow import BlockEvent, BookBuilder, Event, HeadingEvent, decode_text
+from core.importers.flow import BlockEvent, BookBuilder, Event, HeadingEvent, decode_text, read_bytes
 from core.models import BlockKind, ParsedBook, SourceFormat
 
 log = logging.getLogger(__name__)
@@ -32,10 +31,7 @@ _CANCEL_EVERY = 500
 
 def read(path: Path, progress: ProgressFn, cancel: CancelFn | None) -> ParsedBook:
     """Read a Markdown file into a ``ParsedBook`` with virtual pages of about 400 words."""
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise UnreadablePathError(f"{path.name} cannot be read: {exc.strerror or exc}.") from None
+    raw = read_bytes(path)
     progress("reading", 0, 3)
     text = decode_text(raw)
     front, body = split_front_matter(text)

@@ -12,9 +12,9 @@ import re
 from dataclasses import replace
 from pathlib import Path
 
-from core.errors import UnreadablePathError, UnsupportedFormatError
+from core.errors import UnsupportedFormatError
 from core.importers.base import CancelFn, ProgressFn, check_cancel
-from core.importers.flow import BlockEvent, BookBuilder, Event, HeadingEvent, decode_text
+from core.importers.flow import BlockEvent, BookBuilder, Event, HeadingEvent, decode_text, read_bytes
 from core.importers.headings import HeadingMatch, match_heading
 from core.models import BlockKind, ParsedBook, SectionKind, SourceFormat
 
@@ -28,10 +28,7 @@ _CANCEL_EVERY = 500
 
 def read(path: Path, progress: ProgressFn, cancel: CancelFn | None) -> ParsedBook:
     """Read a plain-text file into a ``ParsedBook`` with virtual pages of about 400 words."""
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise UnreadablePathError(f"{path.name} cannot be read: {exc.strerror or exc}.") from None
+    raw = read_bytes(path)
     progress("reading", 0, 2)
     if looks_binary(raw):
         raise UnsupportedFormatError(
