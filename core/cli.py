@@ -18,7 +18,7 @@ from core import __version__
 from core.errors import LanternError
 from core.library import Library, file_sha256
 from core.resources import sample_books
-from core.models import Hit, ImportResult, ImportStatus, SearchMode
+from core.models import ChunkRole, Hit, ImportResult, ImportStatus, SearchMode
 from core.paths import resolve_library_dir
 
 log = logging.getLogger("lantern")
@@ -60,6 +60,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--chapter", metavar="N", action="append", default=[], help="only chapter N (repeatable)")
     p.add_argument("-k", type=int, default=5, help="number of results (default 5)")
     p.add_argument("--mode", choices=[m.value for m in SearchMode], default=SearchMode.HYBRID.value)
+    p.add_argument("--role", action="append", default=[], choices=[r.value for r in ChunkRole],
+                   help="only chunks of this role (repeatable)")
+    p.add_argument("--pages", metavar="A-B", help="only physical pages A to B")
+    p.add_argument("--raw", action="store_true",
+                   help="plain retrieval: no query planning, de-duplication or per-section diversity")
+    p.add_argument("--explain", action="store_true", help="show each stage's score")
     _json_flag(p)
 
     p = sub.add_parser("eval", help="measure retrieval on gold questions (shared benchmark format)")
@@ -197,8 +203,10 @@ def _hit_record(h: Hit) -> dict[str, Any]:
 
 @command("search")
 def cmd_search(lib: Library, args: argparse.Namespace) -> int:
-    hits = lib.search(args.query, args.k, book_id=args.book, chapters=tuple(args.chapter),
-                      mode=SearchMode(args.mode))
+    pages = _page_range(args.pages)
+    search = lib.search if args.raw else lib.find
+    hits = search(args.query, args.k, book_id=args.book, chapters=tuple(args.chapter), pages=pages,
+                  roles=tuple(args.role), mode=SearchMode(args.mode))
     lines = []
     for h in hits:
         c = h.chunk
@@ -207,8 +215,25 @@ def cmd_search(lib: Library, args: argparse.Namespace) -> int:
             f"{c.printed_page_start}–{c.printed_page_end}"
         snippet = " ".join(c.text.split())[:220]
         lines.append(f"[{h.rank}] {where}, p. {pages}  ({c.role.value}, {h.score:.3f})\n    {snippet}")
-    emit(args, [_hit_record(h) for h in hits], "\n".join(lines) or "No results.")
+        if args.explain:
+            lines.append("    stages: " + ", ".join(f"{k}={v:.3f}" for k, v in h.stage_scores))
+    records = [_hit_record(h) for h in hits]
+    if args.explain:
+        for r, h in zip(records, hits):
+            r["stages"] = dict(h.stage_scores)
+    emit(args, records, "\n".join(lines) or "No results.")
     return 0
+
+
+def _page_range(text: str | None) -> tuple[int, int] | None:
+    if not text:
+        return None
+    a, _, b = text.replace("–", "-").partition("-")
+    try:
+        first, last = int(a), int(b or a)
+    except ValueError:
+        raise LanternError(f"--pages wants A-B with page numbers, not {text!r}.") from None
+    return (min(first, last), max(first, last))
 
 
 @command("eval")
@@ -219,6 +244,8 @@ def cmd_eval(lib: Library, args: argparse.Namespace) -> int:
     book = lib.book(args.book).id if args.book else None
     searchers = {m.value: (lambda q, m=m: lib.search(q, 10, book_id=book, mode=m)) for m in
                  (SearchMode.KEYWORD, SearchMode.VECTOR, SearchMode.HYBRID)}
+    # the precision stage: query planning + de-duplication + per-section diversity + role quotas
+    searchers["hybrid+plan"] = lambda q: lib.find(q, 10, book_id=book)
     variants = {"without": [False], "with": [True], "both": [False, True]}[args.choices]
     report, text = {}, []
     for with_choices in variants:

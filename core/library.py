@@ -324,12 +324,36 @@ class Library:
 
     # -- search --------------------------------------------------------------------------------
     def search(self, query: str, k: int = 10, *, book_id: str | None = None, chapters: tuple[str, ...] = (),
-               pages: tuple[int, int] | None = None, mode: SearchMode = SearchMode.HYBRID) -> list[Hit]:
-        """Search the library's chunks; filters restrict to a book, chapters and a physical page range."""
+               pages: tuple[int, int] | None = None, roles: tuple[str, ...] = (),
+               mode: SearchMode = SearchMode.HYBRID) -> list[Hit]:
+        """Search the library's chunks; filters restrict to a book, chapters, a physical page range, roles."""
         if book_id:
             book_id = self.book(book_id).id
-        flt = SearchFilter(book_id=book_id, chapters=tuple(chapters), page_range=pages)
+        flt = SearchFilter(book_id=book_id, chapters=tuple(chapters), page_range=pages, roles=tuple(roles))
         return self.retriever.search(query, k, flt, mode)
+
+    def find(self, question: str, k: int = 5, *, book_id: str | None = None, chapters: tuple[str, ...] = (),
+             pages: tuple[int, int] | None = None, roles: tuple[str, ...] = (),
+             mode: SearchMode = SearchMode.HYBRID) -> list[Hit]:
+        """A student's question → the best few passages: query planning (intent, scope named in the
+        question, expansions), then hybrid search, de-duplication, ≤ 2 chunks per section and role quotas.
+
+        Scope from arguments wins over scope in the question; printed pages in the question ("pages
+        40–60") are mapped to physical pages when one book is searched.
+        """
+        from core.query import plan_query
+        from core.rerank import select_hits
+        from core.scope import printed_to_physical
+
+        plan = plan_query(question)
+        chapters = tuple(chapters) or plan.scope.chapter_filter()
+        if pages is None and plan.scope.pages and book_id:
+            pages = printed_to_physical({p.index: p.label for p in self.pages(book_id)}, *plan.scope.pages)
+
+        def search(text: str, n: int, want: tuple[str, ...]) -> list[Hit]:
+            return self.search(text, n, book_id=book_id, chapters=chapters, pages=pages,
+                               roles=want or tuple(roles), mode=mode)
+        return select_hits(plan, search, k)
 
     def chunks(self, ids) -> dict[int, Chunk]:
         """Chunks by id."""

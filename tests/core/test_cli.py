@@ -86,3 +86,18 @@ def test_demo_imports_sample_book(capsys, tmp_path):
     code, out, _ = run(capsys, "--library", str(tmp_path / "lib"), "demo")
     assert code == 0, out
     assert "Chapter" in out
+
+
+def test_search_json_fields_roles_pages_and_explain(capsys, tmp_path, files):
+    lib = str(tmp_path / "lib")
+    run(capsys, "--library", lib, "import", str(files["good"]))
+    code, out, _ = run(capsys, "--library", lib, "search", "what is a cell", "-k", "3", "--explain", "--json")
+    assert code == 0
+    hits = json.loads(out)
+    assert hits and hits[0]["section"] == "1.1"
+    assert {"rank", "chunk_id", "book_id", "chapter", "chapter_title", "section", "section_title", "page_start",
+            "page_end", "printed_pages", "role", "score", "text", "stages"} <= set(hits[0])
+    code, out, _ = run(capsys, "--library", lib, "search", "cell", "--pages", "99-100", "--json")
+    assert json.loads(out) == []
+    code, _, err = run(capsys, "--library", lib, "search", "cell", "--pages", "x-y")
+    assert code == 2 and "--pages" in err

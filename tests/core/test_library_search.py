@@ -83,3 +83,16 @@ def test_second_process_sees_new_books(lib: Library, tmp_path: Path):
     lib.import_book(extra)
     assert other.search("nuclear fusion hydrogen", 1, mode=SearchMode.VECTOR)[0].chunk.section_title == "Fusion"
     other.close()
+
+
+def test_find_respects_scope_named_in_the_question(lib: Library):
+    hits = lib.find("in chapter 2: what is photosynthesis?", 5, book_id=lib.bio.id)
+    assert hits and all(h.chunk.chapter_number == "2" for h in hits)
+    hits = lib.find("what is a cell", 5, book_id=lib.bio.id)
+    assert hits[0].chunk.section_number == "1.1"
+
+
+def test_role_filter_never_leaks(lib: Library):
+    roles = {h.chunk.role.value for h in lib.search("cell energy", 10)}
+    some = sorted(roles)[0]
+    assert all(h.chunk.role.value == some for h in lib.search("cell energy", 10, roles=(some,)))
