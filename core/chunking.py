@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from core import enrich
-from core.embedding import TextEmbedder
+from core.embedding import TextEmbedder, release_heap
 from core.importers.base import CancelFn, ProgressFn, check_cancel
 from core.models import Block, BlockKind, ChunkDraft, ChunkRole, ParsedBook, SectionKind
 from core.sentences import SentenceSplitter, train_splitter
@@ -375,6 +375,7 @@ def prepare(parsed: ParsedBook, embedder: TextEmbedder, config: ChunkConfig = Ch
             progress: ProgressFn | None = None, cancel: CancelFn | None = None) -> Prepared:
     """Plan + the one embedding pass (what ``chunk_book`` does before cutting)."""
     segments = plan_book(parsed, embedder, config, progress=progress, cancel=cancel)
+    release_heap()  # Punkt training and bulk tokenising leave tens of MB of freed fragments
     embed_segments(segments, embedder, config, progress=progress, cancel=cancel)
     return Prepared(parsed, segments, embedder.max_tokens - embedder.special_tokens, embedder.dimension)
 

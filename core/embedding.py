@@ -78,6 +78,28 @@ def default_threads() -> int:
         return max(1, os.cpu_count() or 1)
 
 
+_libc = None
+
+
+def release_heap() -> None:
+    """Hand freed heap pages back to the OS (glibc ``malloc_trim``; a no-op elsewhere).
+
+    Each forward pass allocates and frees tens of MB of differently sized activations; glibc keeps
+    the fragments, and over a 500-page book RSS creeps up ~100 MB.  Trimming after every group of
+    windows keeps peak RSS ~100 MB lower for ~1% more time (measured on Psychology 2e).
+    """
+    global _libc
+    if _libc is None:
+        try:
+            import ctypes
+            _libc = ctypes.CDLL("libc.so.6")
+            _libc.malloc_trim.argtypes = [ctypes.c_size_t]
+        except (OSError, AttributeError):  # not glibc (macOS, Windows, musl)
+            _libc = False
+    if _libc:
+        _libc.malloc_trim(0)
+
+
 def _l2_normalise(matrix: np.ndarray) -> np.ndarray:
     matrix = np.asarray(matrix, dtype=np.float32)
     norms = np.linalg.norm(matrix, axis=-1, keepdims=True)
@@ -310,6 +332,7 @@ class Embedder:
                     results[i] = np.ascontiguousarray(hidden[r, 1:1 + n])
             for i in range(g0, g0 + len(idx)):
                 yield results.pop(i)
+            release_heap()
             if progress is not None:
                 progress("embedding", g0 + len(idx), total)
 
