@@ -8,7 +8,8 @@ transformer over exactly those word pieces, and (b) the whole ``chunk_book``; pr
 (wall and CPU) and peak RSS.  ``paired``: the same, interleaved per group of chapters, for a
 machine that other jobs keep busy.  ``eval``: Hit@1/5/10 and MRR@10 by qtype, with
 and without the multiple-choice options, for pooled ("late chunking") vs re-embedded chunk vectors.
-Uses ``core.importers.read_book`` when a Markdown importer exists, else a small parser below.
+Reads book.md with ``core.importers.read_book`` (``--parser quick``: the small parser below, used
+before the Markdown importer existed).
 """
 from __future__ import annotations
 
@@ -98,9 +99,12 @@ def quick_markdown(path: Path, page_chars: int = 3000) -> ParsedBook:
                       paginated=False)
 
 
+PARSER = "importer"  # "importer" (core.importers.read_book) or "quick" (the parser above)
+
+
 def load_book(name: str) -> ParsedBook:
     path = BENCH / name / "book.md"
-    if importlib.util.find_spec("core.importers.markdown") is not None:
+    if PARSER == "importer" and importlib.util.find_spec("core.importers.markdown") is not None:
         from core.importers import read_book
         return read_book(path)
     return quick_markdown(path)
@@ -253,7 +257,10 @@ def main() -> None:
     ap.add_argument("command", choices=["time", "paired", "eval"])
     ap.add_argument("book")
     ap.add_argument("--variant", action="append", default=[])
+    ap.add_argument("--parser", choices=["importer", "quick"], default="importer")
     args = ap.parse_args()
+    global PARSER
+    PARSER = args.parser
     config = ChunkConfig()
     if args.command == "time":
         cmd_time(args.book, config)

@@ -56,7 +56,9 @@ class ChunkConfig:
     overlap_sentences: int = 1  # sentences repeated at the start of the next chunk (0-2)
     overlap_max_tokens: int = 60  # ...unless the sentence is longer than this
     short_section_tokens: int = 40  # shorter sections get the full book/chapter/section context
-    title_prefix: bool = True  # "Chapter › Section" before every chunk's text (measured: helps)
+    # "Chapter › Section" before every chunk's text.  Measured (pooled): Hit@1 +1 to +3.5 points,
+    # MRR@10 +0.5 to +1, but Hit@10 -1 to -3 (chunks of one section cluster together).
+    title_prefix: bool = True
     prefix_max_tokens: int = 40
     pool_prefix: bool = True  # include the prefix's token vectors in the chunk's pooled vector
     pooled: bool = True  # False: embed every chunk's embed_text again (2x cost; for comparison)
@@ -235,7 +237,7 @@ def plan_book(parsed: ParsedBook, embedder: TextEmbedder, config: ChunkConfig = 
                 if u.atomic or len(u.ids) <= budget:
                     fixed.append(u)
                     continue
-                parts = _split_long(u, max(config.target_tokens, config.min_tokens), embedder)
+                parts = _split_long(u, min(budget, config.target_tokens), embedder)
                 for p, ids in zip(parts, embedder.token_ids([p.text for p in parts])):
                     if len(ids) > budget:  # cannot happen with word-piece tokenizers; stay safe
                         log.warning("a sentence piece of %d tokens was truncated to %d", len(ids), budget)
@@ -291,24 +293,43 @@ def embed_segments(segments: list[_Segment], embedder: TextEmbedder, config: Chu
         p = len(seg.prefix_ids)
         seg.prefix_sums.append(tokens[:p].sum(axis=0) if p else np.zeros(dim, dtype=np.float32))
         w = len(seg.prefix_sums) - 1
-        for ui, off, n in window:
-            seg.sums[ui] = tokens[off:off + n].sum(axis=0)
+        # One reduceat per window, not one sum per unit: numpy releases the GIL in each call, and
+        # thousands of tiny release/re-acquire cycles starve other threads (a GUI) of the GIL.
+        units = np.array([ui for ui, _, n in window if n > 0], dtype=np.int64)
+        if len(units):
+            offsets = np.array([off - p for _, off, n in window if n > 0], dtype=np.int64)
+            seg.sums[units] = np.add.reduceat(tokens[p:], offsets, axis=0)
+        for ui, _, _ in window:
             seg.unit_window[ui] = w
 
 
 # -- cutting -------------------------------------------------------------------------------------
 def boundary_similarities(sums: np.ndarray, window: int = 1) -> np.ndarray:
-    """Cosine between the ``window`` units before and after each boundary (length ``units - 1``)."""
+    """Cosine between the ``window`` units before and after each boundary (length ``units - 1``).
+
+    Works in float32 and in slices: a 150-page chapter without headings is one segment of
+    thousands of sentences, and one big numpy call would hold the GIL long enough to stall a GUI.
+    """
     n = len(sums)
     if n < 2:
         return np.zeros(0, dtype=np.float32)
-    csum = np.vstack([np.zeros((1, sums.shape[1]), dtype=np.float64), np.cumsum(sums, axis=0, dtype=np.float64)])
-    b = np.arange(1, n)
-    left = csum[b] - csum[np.maximum(b - window, 0)]
-    right = csum[np.minimum(b + window, n)] - csum[b]
-    left /= np.maximum(np.linalg.norm(left, axis=1, keepdims=True), 1e-12)
-    right /= np.maximum(np.linalg.norm(right, axis=1, keepdims=True), 1e-12)
-    return (left * right).sum(axis=1).astype(np.float32)
+    sums = np.asarray(sums, dtype=np.float32)
+    if window > 1:  # windowed sums via a running total (float32 is ample for cosines)
+        csum = np.zeros((n + 1, sums.shape[1]), dtype=np.float32)
+        np.cumsum(sums, axis=0, out=csum[1:])
+    out = np.empty(n - 1, dtype=np.float32)
+    step = 512
+    for lo in range(1, n, step):
+        b = np.arange(lo, min(lo + step, n))
+        if window > 1:
+            left = csum[b] - csum[np.maximum(b - window, 0)]
+            right = csum[np.minimum(b + window, n)] - csum[b]
+        else:
+            left, right = sums[b - 1], sums[b]
+        num = np.einsum("ij,ij->i", left, right)
+        den = np.linalg.norm(left, axis=1) * np.linalg.norm(right, axis=1)
+        out[lo - 1:lo - 1 + len(b)] = num / np.maximum(den, 1e-12)
+    return out
 
 
 def cut_ranges(tokens: list[int], sims: np.ndarray, *, budget: int, min_tokens: int, target_tokens: int,
@@ -407,19 +428,33 @@ def finish(prep: Prepared, embedder: TextEmbedder, config: ChunkConfig = ChunkCo
                                 target_tokens=config.target_tokens, threshold=threshold,
                                 overlap=config.overlap_sentences, overlap_max_tokens=config.overlap_max_tokens,
                                 can_overlap=[not u.atomic for u in seg.units])
+        vectors.append(_pool(seg, ranges, config.pool_prefix or seg.short))
         for a, b in ranges:
-            vec = seg.sums[a:b].sum(axis=0)
-            if config.pool_prefix or seg.short:
-                vec = vec + seg.prefix_sums[seg.unit_window[a]]
-            vectors.append(vec / max(float(np.linalg.norm(vec)), 1e-12))
             drafts.append(_draft(parsed, seg, a, b, len(drafts), scorer, unit_terms[si]))
     if progress is not None:
         progress("chunking", len(prep.segments), len(prep.segments))
-    matrix = np.asarray(vectors, dtype=np.float32).reshape(len(vectors), prep.dimension)
+    matrix = (np.concatenate(vectors) if vectors else np.zeros((0, prep.dimension))).astype(np.float32)
     if not config.pooled and drafts:
         matrix = embedder.encode([d.embed_text for d in drafts], batch_size=config.batch_size,
                                  progress=progress, cancel=cancel)
     return drafts, matrix
+
+
+def _pool(seg: _Segment, ranges: list[tuple[int, int]], with_prefix: bool) -> np.ndarray:
+    """Normalised mean token vector of every range of a segment, in a few whole-segment numpy calls.
+
+    (Per-chunk numpy calls would each drop and re-take the GIL; see ``embed_segments``.)
+    """
+    assert seg.sums is not None
+    csum = np.zeros((len(seg.units) + 1, seg.sums.shape[1]), dtype=np.float64)
+    np.cumsum(seg.sums, axis=0, out=csum[1:])
+    starts = np.array([a for a, _ in ranges], dtype=np.int64)
+    ends = np.array([b for _, b in ranges], dtype=np.int64)
+    vecs = csum[ends] - csum[starts]
+    if with_prefix:
+        vecs += np.stack(seg.prefix_sums)[np.asarray(seg.unit_window, dtype=np.int64)[starts]]
+    vecs /= np.maximum(np.linalg.norm(vecs, axis=1, keepdims=True), 1e-12)
+    return vecs.astype(np.float32)
 
 
 def _draft(parsed: ParsedBook, seg: _Segment, a: int, b: int, ordinal: int,

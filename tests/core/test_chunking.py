@@ -219,6 +219,16 @@ def test_overlong_sentence_is_split_at_words(fake):
     assert "word0" in drafts[0].text and "word149" in drafts[-1].text
 
 
+def test_long_sentence_pieces_fit_even_when_target_exceeds_budget(fake):
+    import dataclasses
+    sections = finalize_sections([SectionNode(1, SectionKind.SECTION, "1", "Run-on", 1)], 1)
+    words = " ".join(f"word{i}" for i in range(300))
+    book = ParsedBook("B", SourceFormat.TEXT, (Page(1, "1"),), sections, (Block(BlockKind.TEXT, words, 1, 0),))
+    drafts, _ = chunk_book(book, fake, config=dataclasses.replace(CFG, target_tokens=500))
+    assert all(fake.count_tokens(d.embed_text) <= CFG.max_tokens for d in drafts)
+    assert all(f"word{i}" in " ".join(d.text for d in drafts).split() for i in range(300))  # nothing dropped
+
+
 def test_giant_unspaced_word_is_split(fake):
     sections = finalize_sections([SectionNode(1, SectionKind.SECTION, "1", "Formula", 1)], 1)
     formula = "-".join(f"x{i}" for i in range(200))  # one 'word' of ~400 tokens
