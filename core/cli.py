@@ -65,7 +65,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--pages", metavar="A-B", help="only physical pages A to B")
     p.add_argument("--raw", action="store_true",
                    help="plain retrieval: no query planning, de-duplication or per-section diversity")
-    p.add_argument("--explain", action="store_true", help="show each stage's score")
+    p.add_argument("--explain", action="store_true", help="show each stage's score and the coverage score")
+    _reranker_flag(p)
     _json_flag(p)
 
     p = sub.add_parser("eval", help="measure retrieval on gold questions (shared benchmark format)")
@@ -74,6 +75,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--limit", type=int, help="use only the first N questions")
     p.add_argument("--choices", choices=["without", "with", "both"], default="both",
                    help="append multiple-choice options to the question (default: report both)")
+    p.add_argument("--offbook", metavar="FILE.jsonl", action="append", default=[],
+                   help="questions the library does NOT answer (repeatable): report how often coverage flags "
+                        "them beside the --questions (in-book) rate")
+    _reranker_flag(p)
     _json_flag(p)
 
     p = sub.add_parser("demo", help="import the bundled sample textbook and show its contents")
@@ -82,7 +87,34 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("remove", help="remove a book and everything derived from it")
     p.add_argument("book_id", metavar="BOOK_ID")
     _json_flag(p)
+
+    p = sub.add_parser("doctor", help="check the library for damage (exit 1 if a problem remains)")
+    p.add_argument("--repair", action="store_true", help="fix what can be fixed without losing data")
+    _json_flag(p)
+
+    p = sub.add_parser("ask", help="answer a question from your books with the local model, citing pages")
+    p.add_argument("question", metavar="QUESTION")
+    p.add_argument("--book", metavar="ID", help="only this book")
+    p.add_argument("--chapter", metavar="N", action="append", default=[], help="only chapter N (repeatable)")
+    p.add_argument("--model", metavar="PATH", help="a .gguf file or catalogue key (default: $LANTERN_CHAT_MODEL "
+                   "or the bundled model)")
+    p.add_argument("--conversation", metavar="ID", type=int,
+                   help="continue this stored conversation (follow-ups like 'why?' use its last turn)")
+    p.add_argument("--new-conversation", action="store_true", help="store this question as a new conversation")
+    p.add_argument("--beyond-book", action="store_true",
+                   help="when the book does not cover it, answer from general knowledge (labelled)")
+    _json_flag(p)
+
+    # study tools: practice, cards, quiz, guide, progress (core/study/cli.py)
+    from core.study.cli import add_parsers as _add_study_parsers
+    _add_study_parsers(sub, _json_flag)
     return parser
+
+
+def _reranker_flag(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--reranker", metavar="DIR|default|off",
+                   help="re-ranking stage: a local cross-encoder folder, the model-free default, or off "
+                        "(default: $LANTERN_RERANKER, else the default)")
 
 
 def _json_flag(p: argparse.ArgumentParser) -> None:
@@ -192,6 +224,14 @@ def cmd_remove(lib: Library, args: argparse.Namespace) -> int:
     return 0
 
 
+@command("doctor")
+def cmd_doctor(lib: Library, args: argparse.Namespace) -> int:
+    from core.doctor import format_report
+    report = lib.doctor(repair=args.repair)
+    emit(args, report.to_json(), format_report(report))
+    return 0 if report.ok else 1
+
+
 def _hit_record(h: Hit) -> dict[str, Any]:
     c = h.chunk
     return {"rank": h.rank, "chunk_id": c.id, "book_id": c.book_id, "chapter": c.chapter_number,
@@ -204,9 +244,14 @@ def _hit_record(h: Hit) -> dict[str, Any]:
 @command("search")
 def cmd_search(lib: Library, args: argparse.Namespace) -> int:
     pages = _page_range(args.pages)
+    _apply_reranker(lib, args)
     search = lib.search if args.raw else lib.find
     hits = search(args.query, args.k, book_id=args.book, chapters=tuple(args.chapter), pages=pages,
                   roles=tuple(args.role), mode=SearchMode(args.mode))
+    coverage = None
+    if args.explain and not args.raw:
+        from core.coverage import assess
+        coverage = assess(args.query, hits)
     lines = []
     for h in hits:
         c = h.chunk
@@ -221,8 +266,21 @@ def cmd_search(lib: Library, args: argparse.Namespace) -> int:
     if args.explain:
         for r, h in zip(records, hits):
             r["stages"] = dict(h.stage_scores)
+    if coverage is not None:
+        verdict = "covered" if coverage.covered else "probably not in the book"
+        lines.append(f"coverage: {coverage.score:.3f} ({verdict})")
+        if args.json:  # keep the list shape of plain --json output; coverage rides on the first record
+            for r in records[:1]:
+                r["coverage"] = round(coverage.score, 4)
     emit(args, records, "\n".join(lines) or "No results.")
     return 0
+
+
+def _apply_reranker(lib: Library, args: argparse.Namespace) -> None:
+    """``--reranker`` overrides the setting (a cross-encoder folder, ``default`` or ``off``)."""
+    if getattr(args, "reranker", None) is not None:
+        from core.rescoring import reranker_from_setting
+        lib.reranker = reranker_from_setting(args.reranker)
 
 
 def _page_range(text: str | None) -> tuple[int, int] | None:
@@ -238,14 +296,21 @@ def _page_range(text: str | None) -> tuple[int, int] | None:
 
 @command("eval")
 def cmd_eval(lib: Library, args: argparse.Namespace) -> int:
-    from core.evaluation import evaluate, format_table, load_questions
+    from pathlib import Path
+
+    from core.coverage import DEFAULT_THRESHOLD, assess
+    from core.evaluation import coverage_rates, evaluate, format_coverage, format_table, load_questions
 
     questions = load_questions(args.questions, args.limit)
     book = lib.book(args.book).id if args.book else None
+    _apply_reranker(lib, args)
     searchers = {m.value: (lambda q, m=m: lib.search(q, 10, book_id=book, mode=m)) for m in
                  (SearchMode.KEYWORD, SearchMode.VECTOR, SearchMode.HYBRID)}
-    # the precision stage: query planning + de-duplication + per-section diversity + role quotas
-    searchers["hybrid+plan"] = lambda q: lib.find(q, 10, book_id=book)
+    # each stage in the same run: query planning + de-duplication + per-section diversity + role
+    # quotas, then (when one is active) the re-ranking stage on top of it
+    searchers["hybrid+plan"] = lambda q: lib.find(q, 10, book_id=book, reranker=None)
+    if lib.reranker is not None:
+        searchers[f"+rerank({lib.reranker.name})"] = lambda q: lib.find(q, 10, book_id=book)
     variants = {"without": [False], "with": [True], "both": [False, True]}[args.choices]
     report, text = {}, []
     for with_choices in variants:
@@ -254,6 +319,15 @@ def cmd_eval(lib: Library, args: argparse.Namespace) -> int:
         name = "with_choices" if with_choices else "question_only"
         report[name] = evaluate(questions, searchers, with_choices=with_choices)
         text.append(format_table(report[name], f"== {name} ({len(questions)} questions) =="))
+    if args.offbook:
+        def short(path: str) -> str:  # "chemistry-2e/questions.jsonl": enough to tell the sets apart
+            return "/".join(Path(path).parts[-2:])
+        sets = {"in-book: " + short(args.questions): [q.question for q in questions]}
+        for path in args.offbook:
+            sets["off-book: " + short(path)] = [q.question for q in load_questions(path, args.limit)]
+        report["coverage"] = coverage_rates(sets, lambda q: lib.find(q, 10, book_id=book), assess)
+        report["coverage_threshold"] = DEFAULT_THRESHOLD
+        text.append(format_coverage(report["coverage"], DEFAULT_THRESHOLD))
     emit(args, report, "\n\n".join(text))
     return 0
 
@@ -279,6 +353,48 @@ def cmd_demo(lib: Library, args: argparse.Namespace) -> int:
     sys.stdout.write(f"\nLibrary: {lib.root}\n\n")
     args.book_id = book.id
     return cmd_toc(lib, args)
+
+
+@command("ask")
+def cmd_ask(lib: Library, args: argparse.Namespace) -> int:
+    from core.answer import AnswerSettings, Tutor
+    from core.answer_cli import answer_record, print_answer_tail
+    from core.models import AnswerEventKind
+
+    tutor = Tutor(lib, args.model, settings=AnswerSettings(beyond_book=args.beyond_book))
+    try:
+        conversation = args.conversation
+        if conversation is None and args.new_conversation:
+            conversation = tutor.start_conversation(args.question, args.book)
+        answer, streamed = None, []
+        for ev in tutor.ask(args.question, book_id=args.book, chapters=tuple(args.chapter),
+                            conversation_id=conversation):
+            if ev.kind is AnswerEventKind.ERROR:
+                raise LanternError(ev.text)
+            if ev.kind is AnswerEventKind.TOKEN and not args.json:
+                streamed.append(ev.text)
+                sys.stdout.write(ev.text)
+                sys.stdout.flush()
+            elif ev.kind is AnswerEventKind.DONE:
+                answer = ev.answer
+    finally:
+        tutor.close()
+    if answer is None:
+        raise LanternError("No answer was produced.")
+    if args.json:
+        emit(args, answer_record(answer), "")
+    else:
+        print_answer_tail(answer, sys.stdout, "".join(streamed))
+    return 0
+
+
+def _register_study_commands() -> None:
+    from core.study.cli import COMMANDS as study_commands
+    for name, handler in study_commands.items():
+        command(name)(handler)
+
+
+_register_study_commands()
 
 
 def _setup_logging(verbosity: int) -> None:

@@ -133,14 +133,41 @@ def evaluate(questions: Iterable[GoldQuestion], searchers: dict[str, SearchFn], 
 def format_table(results: dict, title: str = "") -> str:
     """A plain-text table: one row per (mode, question type)."""
     lines = [title] if title else []
-    lines.append(f"{'mode':14} {'qtype':22} {'n':>5} {'hit@1':>6} {'hit@5':>6} {'hit@10':>6} {'mrr@10':>6} "
+    lines.append(f"{'mode':18} {'qtype':22} {'n':>5} {'hit@1':>6} {'hit@5':>6} {'hit@10':>6} {'mrr@10':>6} "
                  f"{'rec@10':>6} {'p50ms':>7} {'p95ms':>7}")
     for mode, per in results.items():
         lat = per.get("latency_ms", {})
         for qtype, row in per.items():
             if qtype == "latency_ms":
                 continue
-            lines.append(f"{mode:14} {qtype:22} {row['n']:5d} {row['hit@1']:6.3f} {row['hit@5']:6.3f} "
+            lines.append(f"{mode:18} {qtype:22} {row['n']:5d} {row['hit@1']:6.3f} {row['hit@5']:6.3f} "
                          f"{row['hit@10']:6.3f} {row['mrr@10']:6.3f} {row['recall@10']:6.3f} "
                          f"{lat.get('p50', 0):7.1f} {lat.get('p95', 0):7.1f}")
+    return "\n".join(lines)
+
+
+def coverage_rates(question_sets: dict[str, Sequence[str]], find: Callable[[str], list[Hit]],
+                   assess: Callable[[str, list[Hit]], object]) -> dict:
+    """How often the coverage signal flags each set of questions as not answered by the library.
+
+    ``question_sets``: name -> question texts (e.g. "in-book", "off-book: other book", "off-book:
+    generic"); ``assess`` returns a ``core.coverage.Coverage``.  Returns {name: {n, flagged,
+    mean_score}}: for in-book questions ``flagged`` should be small, for off-book ones close to 1.
+    """
+    out: dict = {}
+    for name, questions in question_sets.items():
+        verdicts = [assess(q, find(q)) for q in questions]
+        n = len(verdicts)
+        out[name] = {"n": n,
+                     "flagged": round(sum(1 for v in verdicts if not v.covered) / n, 4) if n else 0.0,
+                     "mean_score": round(statistics.fmean(v.score for v in verdicts), 4) if n else 0.0}
+    return out
+
+
+def format_coverage(rates: dict, threshold: float) -> str:
+    """A plain-text table of ``coverage_rates`` output."""
+    lines = [f"== coverage (flagged = score < {threshold:.2f}) ==",
+             f"{'questions':48} {'n':>5} {'flagged':>8} {'mean score':>10}"]
+    for name, row in rates.items():
+        lines.append(f"{name[:48]:48} {row['n']:5d} {row['flagged']:8.3f} {row['mean_score']:10.3f}")
     return "\n".join(lines)

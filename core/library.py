@@ -23,7 +23,8 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from core import store
-from core.errors import BookImportError, BookNotFoundError, LanternError, LibraryError, UnreadablePathError
+from core.errors import (BookImportError, BookNotFoundError, EmptyDocumentError, LanternError, LibraryError,
+                         UnreadablePathError)
 from core.importers import read_book
 from core.importers.base import CancelFn, ProgressFn, check_cancel, no_progress
 from core.indexing import insert_chunks, iter_vectors
@@ -72,6 +73,9 @@ class Library:
         except OSError as exc:
             raise LibraryError(f"The library folder {self.root} cannot be created: {exc}") from exc
         self.db = store.connect(self.root / self.DB_NAME)  # the writer's connection
+        from core.doctor import sweep_stale_temp_files
+        # Temp files of a killed import/removal/index save; the database itself rolled back.
+        sweep_stale_temp_files(self.root, self._stored_name_in_use)
         self._write_lock = threading.RLock()
         self._local = threading.local()
         self._readers: list = []
@@ -121,6 +125,8 @@ class Library:
         if self._vindex is not None and self._vindex.manifest.generation == generation:
             return self._vindex
         with self._write_lock:
+            if self._vindex is not None and self._vindex.manifest.generation == self._generation():
+                return self._vindex  # a writer brought it up to date while we waited for the lock
             index = self._vindex or VectorIndex(self.root / "index", self._expected_manifest())
             count = self.reader.execute("SELECT COUNT(*) FROM vectors").fetchone()[0]
             if not index.load(generation, count):
@@ -177,6 +183,9 @@ class Library:
             check_cancel(cancel)
             from core.chunking import chunk_book
             drafts, vectors = chunk_book(parsed, self.embedder, progress=progress, cancel=cancel)
+            if not drafts:  # e.g. every line was taken for a running header: nothing could be found
+                raise EmptyDocumentError(f"{src.name} has no body text Lantern can search (only headers, "
+                                         "footers or page numbers were found).")
             timings.append(("chunk+embed", time.perf_counter() - t0))
             book = self._store(src, digest, parsed, drafts, vectors, progress, cancel)
             timings.append(("total", time.perf_counter() - t0))
@@ -192,20 +201,23 @@ class Library:
         suffix = src.suffix.lower() if src.suffix else ".bin"
         stored_name = f"{book_id}{suffix}"
         target = self.root / "books" / stored_name
-        tmp = target.with_suffix(target.suffix + ".part")
+        tmp = target.with_name(f"{stored_name}.{os.getpid()}.part")  # pid: see core.doctor
         shutil.copyfile(src, tmp)
         try:
             check_cancel(cancel)
             index = self.vector_index()
-            with self._writing():
-                section_ids = self._insert_book(book_id, src, digest, stored_name, parsed)
-                chunk_ids = insert_chunks(self.db, book_id, parsed, section_ids, drafts, vectors)
-                generation = self._bump_generation()
-                check_cancel(cancel)
-                os.replace(tmp, target)  # inside the transaction: a failed commit removes it below
-            # SQLite is the truth; if we die before this the index is rebuilt on next open.
-            index.add(chunk_ids, vectors)
-            index.save(generation)
+            # The lock spans commit and index update: a search that sees the new generation waits
+            # for it instead of rebuilding the index under us (which would add the vectors twice).
+            with self._write_lock:
+                with self._writing():
+                    section_ids = self._insert_book(book_id, src, digest, stored_name, parsed)
+                    chunk_ids = insert_chunks(self.db, book_id, parsed, section_ids, drafts, vectors)
+                    generation = self._bump_generation()
+                    check_cancel(cancel)
+                    os.replace(tmp, target)  # inside the transaction: a failed commit removes it below
+                # SQLite is the truth; if we die before this the index is rebuilt on next open.
+                index.add(chunk_ids, vectors)
+                index.save(generation)
             progress("done", 1, 1)
         except BaseException:
             tmp.unlink(missing_ok=True)
@@ -311,16 +323,38 @@ class Library:
         """Remove a book and everything derived from it in one transaction; return what was removed."""
         book = self.book(book_id)
         path = self.book_file(book.id)
+        # Moved aside before COMMIT and deleted after: a process killed in between leaves a ``.del``
+        # that the next open restores (row still there) or deletes (row gone) — see core.doctor.
+        trash = path.with_name(f"{path.name}.{os.getpid()}.del")
         index = self.vector_index()
-        with self._writing():
-            chunk_ids = [r[0] for r in self.db.execute("SELECT id FROM chunks WHERE book_id = ?", [book.id])]
-            self.db.execute("DELETE FROM books WHERE id = ?", [book.id])
-            generation = self._bump_generation()
-        index.remove(chunk_ids)
-        index.save(generation)
+        with self._write_lock:  # commit + index update, as in ``_store``
+            try:
+                with self._writing():
+                    chunk_ids = [r[0] for r in self.db.execute("SELECT id FROM chunks WHERE book_id = ?",
+                                                               [book.id])]
+                    self.db.execute("DELETE FROM books WHERE id = ?", [book.id])
+                    generation = self._bump_generation()
+                    if path.exists():
+                        os.replace(path, trash)
+            except BaseException:
+                if trash.exists():
+                    os.replace(trash, path)
+                raise
+            index.remove(chunk_ids)
+            index.save(generation)
         self._labels_cache.pop(book.id, None)
-        path.unlink(missing_ok=True)
+        trash.unlink(missing_ok=True)
         return book
+
+    # -- maintenance ---------------------------------------------------------------------------
+    def _stored_name_in_use(self, stored_name: str) -> bool:
+        return self.db.execute("SELECT 1 FROM books WHERE stored_name = ?", [stored_name]).fetchone() is not None
+
+    def doctor(self, repair: bool = False):
+        """Check the library for damage (SQLite, keyword index, vectors, FAISS, files); with ``repair``,
+        fix what can be fixed without losing data.  Returns a ``core.doctor.DoctorReport``."""
+        from core.doctor import Doctor
+        return Doctor(self, repair).run()
 
     # -- search --------------------------------------------------------------------------------
     def search(self, query: str, k: int = 10, *, book_id: str | None = None, chapters: tuple[str, ...] = (),
@@ -332,17 +366,36 @@ class Library:
         flt = SearchFilter(book_id=book_id, chapters=tuple(chapters), page_range=pages, roles=tuple(roles))
         return self.retriever.search(query, k, flt, mode)
 
+    @property
+    def reranker(self):
+        """The re-ranking stage ``find`` uses (a ``core.rescoring.Rescorer``, or None for none).
+
+        Default: what ``LANTERN_RERANKER`` names (a local cross-encoder folder, ``default`` or ``off``;
+        unset = the model-free ``SignalBlend``).  Assign to override for this library.
+        """
+        if not hasattr(self, "_reranker"):
+            from core.rescoring import configured_reranker
+            self._reranker = configured_reranker()
+        return self._reranker
+
+    @reranker.setter
+    def reranker(self, value) -> None:
+        self._reranker = value
+
     def find(self, question: str, k: int = 5, *, book_id: str | None = None, chapters: tuple[str, ...] = (),
              pages: tuple[int, int] | None = None, roles: tuple[str, ...] = (),
-             mode: SearchMode = SearchMode.HYBRID) -> list[Hit]:
+             mode: SearchMode = SearchMode.HYBRID, reranker=True) -> list[Hit]:
         """A student's question → the best few passages: query planning (intent, scope named in the
-        question, expansions), then hybrid search, de-duplication, ≤ 2 chunks per section and role quotas.
+        question, expansions), then hybrid search, re-ranking, de-duplication, ≤ 2 chunks per section
+        and role quotas.
 
         Scope from arguments wins over scope in the question; printed pages in the question ("pages
-        40–60") are mapped to physical pages when one book is searched.
+        40–60") are mapped to physical pages when one book is searched.  ``reranker``: True = the
+        library's ``reranker``; None/False = no re-ranking; or a ``core.rescoring.Rescorer``.
         """
         from core.query import plan_query
         from core.rerank import select_hits
+        from core.rescoring import rescore
         from core.scope import printed_to_physical
 
         plan = plan_query(question)
@@ -353,7 +406,9 @@ class Library:
         def search(text: str, n: int, want: tuple[str, ...]) -> list[Hit]:
             return self.search(text, n, book_id=book_id, chapters=chapters, pages=pages,
                                roles=want or tuple(roles), mode=mode)
-        return select_hits(plan, search, k)
+        rescorer = self.reranker if reranker is True else (reranker or None)
+        stage = (lambda text, hits: rescore(text, hits, rescorer)) if rescorer is not None else None
+        return select_hits(plan, search, k, rescore=stage)
 
     def chunks(self, ids) -> dict[int, Chunk]:
         """Chunks by id."""
@@ -364,6 +419,104 @@ class Library:
             return self.reader.execute("SELECT COUNT(*) FROM chunks WHERE book_id = ?", [book_id]).fetchone()[0]
         return self.reader.execute("SELECT COUNT(*) FROM chunks").fetchone()[0]
 
+    # -- answers and conversations ---------------------------------------------------------------
+    def neighbour_chunks(self, chunks, radius: int = 2) -> list[Chunk]:
+        """Chunks within ``radius`` ordinals of each given chunk, same book (for small-to-big passages)."""
+        ids: set[int] = set()
+        for c in chunks:
+            ids.update(r[0] for r in self.reader.execute(
+                "SELECT id FROM chunks WHERE book_id = ? AND ordinal BETWEEN ? AND ?",
+                [c.book_id, c.ordinal - radius, c.ordinal + radius]))
+        found = self.chunks(sorted(ids))
+        return [found[i] for i in sorted(found)]
+
+    def create_conversation(self, title: str = "", book_id: str | None = None):
+        """Start a conversation (``title``: usually the first question) and return it (no turns yet)."""
+        if book_id:
+            book_id = self.book(book_id).id
+        now = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
+        with self._writing():
+            cid = store.insert_conversation(self.db, " ".join(title.split())[:200], book_id, now)
+        return self.load_conversation(cid)
+
+    def append_turn(self, conversation_id: int, turn):
+        """Append a question/answer ``Turn`` to a conversation; returns it with its ordinal and time."""
+        now = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
+        with self._writing():
+            return store.insert_turn(self.db, conversation_id, turn, now)
+
+    def conversations(self, book_id: str | None = None):
+        """Stored conversations, most recently updated first (``turns`` empty, ``turn_count`` set)."""
+        return store.list_conversations(self.reader, book_id)
+
+    def load_conversation(self, conversation_id: int):
+        """One conversation with all its turns in order (``LibraryError`` if it does not exist)."""
+        return store.load_conversation(self.reader, conversation_id)
+
+    def delete_conversation(self, conversation_id: int) -> None:
+        """Remove a conversation and its turns."""
+        with self._writing():
+            self.db.execute("DELETE FROM conversations WHERE id = ?", [conversation_id])
+
+    # -- study tools (core/study; SQL in core.study.store, used only from here) -----------------
+    def study_chunks(self, book_id: str, *, chapter: str | None = None, roles: tuple[str, ...] = ()) -> list[Chunk]:
+        """A book's chunks in reading order, optionally one chapter (its number, "3" or "A") and roles."""
+        from core.study import store as study_store
+        ids = study_store.chunk_ids(self.reader, self.book(book_id).id, chapter, roles)
+        found: dict[int, Chunk] = {}
+        for i in range(0, len(ids), 500):
+            found.update(self.chunks(ids[i:i + 500]))
+        return [found[i] for i in ids if i in found]
+
+    def add_cards(self, book_id: str, cards, schedule: str, due: str) -> int:
+        """Store new flashcards (``core.study.models.Flashcard``) with an initial schedule (JSON) and due
+        time; a card whose front the book already has is skipped.  Returns how many were added."""
+        from core.study import store as study_store
+        bid = self.book(book_id).id
+        with self._writing():
+            return study_store.insert_cards(self.db, bid, cards, schedule, due, _utc_now())
+
+    def cards(self, book_id: str, *, chapter: str | None = None, due_before: str | None = None) -> list:
+        """Stored flashcards (``core.study.models.StoredCard``), soonest due first; ``due_before``: ISO time."""
+        from core.study import store as study_store
+        bid = self.book(book_id).id
+        return study_store.list_cards(self.reader, bid, self._labels(bid), chapter, due_before)
+
+    def save_review(self, card_id: int, rating: int, schedule: str, due: str, reviewed_at: str) -> None:
+        """Record one review of a card with its new schedule (computed by ``core.study.schedule``)."""
+        from core.study import store as study_store
+        with self._writing():
+            study_store.update_card(self.db, card_id, rating, schedule, due, reviewed_at)
+
+    def record_attempt(self, book_id: str, kind: str, item: str, section_id: int | None,
+                       score: float | None) -> None:
+        """Remember that the student practised ``item`` ("practice" / "quiz") and how well (0..1 or None)."""
+        bid = self.book(book_id).id
+        with self._writing():
+            self.db.execute("INSERT INTO study_attempts (book_id, kind, item, section_id, score, created_at)"
+                            " VALUES (?,?,?,?,?,?)", [bid, kind, item, section_id, score, _utc_now()])
+
+    def attempts(self, book_id: str) -> list[dict]:
+        """A book's practice/quiz attempts, oldest first (dicts: kind, item, section_id, score, created_at)."""
+        return list(self.reader.query("SELECT kind, item, section_id, score, created_at FROM study_attempts"
+                                      " WHERE book_id = ? ORDER BY id", [self.book(book_id).id]))
+
+    def study_cache_get(self, book_id: str, key: str) -> str | None:
+        """A cached study artefact of a book (e.g. a chapter guide's JSON), or None."""
+        row = self.reader.execute("SELECT value FROM study_cache WHERE book_id = ? AND key = ?",
+                                  [self.book(book_id).id, key]).fetchone()
+        return row[0] if row else None
+
+    def study_cache_put(self, book_id: str, key: str, value: str) -> None:
+        """Store (or replace) a cached study artefact of a book."""
+        bid = self.book(book_id).id
+        with self._writing():
+            self.db.execute("INSERT OR REPLACE INTO study_cache (book_id, key, value, created_at) VALUES (?,?,?,?)",
+                            [bid, key, value, _utc_now()])
+
+
+def _utc_now() -> str:
+    return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
 
 def _hash_or_raise(path: Path) -> str:
     try:

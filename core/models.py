@@ -243,6 +243,7 @@ class Source:
     text: str  # the expanded passage the model reads
     label: str  # "Book › Chapter 2 › 2.3 Generating regular sequences, p. 9"
     book_title: str = ""
+    quote: str = ""  # the passage's sentence that best matches the question (shown before the answer)
 
 
 @dataclass(frozen=True)
@@ -259,6 +260,9 @@ class Citation:
     page_end: int
     printed_page: str
     quote: str  # short verbatim supporting quote from the source
+    printed_page_end: str = ""
+    label: str = ""  # "Book › Chapter 2 › 2.3 Title, p. 9" (the source's label)
+    support: float = 0.0  # how strongly the quote supports the answer sentences citing it (0..1)
 
 
 @dataclass(frozen=True)
@@ -273,6 +277,17 @@ class Answer:
     extractive: bool = False  # no model available: best supporting sentences instead
     nearest_sections: tuple[str, ...] = ()
     timings_ms: tuple[tuple[str, float], ...] = ()
+    notice: str = ""  # e.g. why no model answered ("The chat model file is missing ...")
+    unsupported: tuple[str, ...] = ()  # answer sentences no source supports (kept, uncited, flagged)
+    dropped: tuple[str, ...] = ()  # model sentences removed because nothing in the sources backs them
+    search_question: str = ""  # the question as retrieved (a follow-up rewritten with the previous turn)
+    model: str = ""  # display name of the model that wrote the text ("" = extractive or refusal)
+    conversation_id: ConversationId | None = None  # the stored conversation this turn was added to
+
+    @property
+    def timings(self) -> dict[str, float]:
+        """``timings_ms`` as a dict (``retrieval_ms``, ``first_token_ms``, ``total_ms``, ...)."""
+        return dict(self.timings_ms)
 
 
 class AnswerEventKind(str, enum.Enum):
@@ -290,3 +305,34 @@ class AnswerEvent:
     sources: tuple[Source, ...] = ()
     text: str = ""
     answer: Answer | None = None
+
+
+ConversationId = NewType("ConversationId", int)
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One question and its answer inside a conversation (what a follow-up is rewritten with)."""
+
+    question: str
+    answer: str
+    search_question: str = ""
+    refused: bool = False
+    beyond_book: bool = False
+    extractive: bool = False
+    citations: tuple[Citation, ...] = ()
+    ordinal: int = 0
+    created_at: str = ""
+
+
+@dataclass(frozen=True)
+class Conversation:
+    """A stored conversation; ``turns`` is filled by ``Library.load_conversation``, empty in listings."""
+
+    id: ConversationId
+    title: str
+    book_id: BookId | None
+    created_at: str
+    updated_at: str
+    turn_count: int = 0
+    turns: tuple[Turn, ...] = ()

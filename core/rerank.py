@@ -233,19 +233,28 @@ SearchFn = Callable[[str, int, tuple[str, ...]], list[Hit]]
 """``search(text, n, roles)`` -> up to n hits, best first; ``roles`` (ChunkRole values) restricts when given."""
 
 
+RescoreFn = Callable[[str, list[Hit]], list[Hit]]
+"""``rescore(question, hits)`` -> the same hits re-ordered (a re-ranking stage, see ``core.rescoring``)."""
+
+
 def select_hits(plan: QueryPlan, search: SearchFn, k: int, *, candidates: int = 40, max_per_section: int = 2,
-                use_facets: bool = False) -> list[Hit]:
-    """The top ``k`` hits for a plan: search, section filter, dedupe, diversify, role quotas.
+                use_facets: bool = False, rescore: RescoreFn | None = None) -> list[Hit]:
+    """The top ``k`` hits for a plan: search, section filter, re-rank, dedupe, diversify, role quotas.
 
     ``search`` is bound by the caller to the book/chapter/page filters (``Library.search``) and
     is called with ``plan.search_text``; once more per comparison facet when ``use_facets``; and
     once per quota role missing from the candidates, restricted to that role.  Sections named in
-    the question ("section 2.3") are enforced here with ``plan.scope.matches``.
+    the question ("section 2.3") are enforced here with ``plan.scope.matches``.  ``rescore`` (when
+    given) re-orders the in-scope candidates with the question as written (``plan.text``) before
+    de-duplication and diversity, so those act on the better order.
     """
     hits = search(plan.search_text, candidates, ())
     if use_facets and plan.facets:
         hits = fuse_hits([hits, *(search(f, candidates, ()) for f in plan.facets)])
-    hits = diversify(dedupe_overlapping([h for h in hits if plan.scope.matches(h.chunk)]), max_per_section)
+    hits = [h for h in hits if plan.scope.matches(h.chunk)]
+    if rescore is not None and hits:
+        hits = rescore(plan.text or plan.question, hits)
+    hits = diversify(dedupe_overlapping(hits), max_per_section)
     seen = {h.chunk.id for h in hits}
     for role in missing_roles(hits, plan, k):
         for h in search(plan.search_text, k, (role.value,)):
@@ -255,5 +264,5 @@ def select_hits(plan: QueryPlan, search: SearchFn, k: int, *, candidates: int = 
     return apply_roles(hits, plan, k, depth=len(hits))
 
 
-__all__ = ["SearchFn", "apply_roles", "dedupe_overlapping", "diversify", "fuse_hits", "missing_roles", "overlap_ratio",
+__all__ = ["RescoreFn", "SearchFn", "apply_roles", "dedupe_overlapping", "diversify", "fuse_hits", "missing_roles", "overlap_ratio",
            "section_key", "select_hits"]

@@ -63,8 +63,14 @@ class Retriever:
         expr = fts_match_expression(query)
         if expr is None:
             return []
+        weights = ", ".join(map(str, FTS_WEIGHTS))
+        if flt.is_empty:  # no join: at 180k chunks it halves the p50 (every match is ranked before LIMIT)
+            sql = f"SELECT rowid, bm25(chunks_fts, {weights}) AS s FROM chunks_fts WHERE chunks_fts MATCH ? " \
+                  "ORDER BY s LIMIT ?"
+            rows = self.db.execute(sql, [expr, k]).fetchall()
+            return [(int(r[0]), -float(r[1])) for r in rows]
         where, params = flt.sql("c")
-        sql = (f"SELECT c.id, bm25(chunks_fts, {', '.join(map(str, FTS_WEIGHTS))}) AS s FROM chunks_fts "
+        sql = (f"SELECT c.id, bm25(chunks_fts, {weights}) AS s FROM chunks_fts "
                f"JOIN chunks c ON c.id = chunks_fts.rowid WHERE chunks_fts MATCH ?{where} ORDER BY s LIMIT ?")
         rows = self.db.execute(sql, [expr, *params, k]).fetchall()
         return [(int(r[0]), -float(r[1])) for r in rows]

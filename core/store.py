@@ -8,12 +8,14 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import sqlite_utils
 
 from core.errors import LibraryError
-from core.models import Book, BookId, Page, Section, SectionId, SectionKind, SourceFormat
+from core.models import (Book, BookId, Citation, ChunkId, Conversation, ConversationId, Page, Section, SectionId,
+                         SectionKind, SourceFormat, Turn)
 
 
 def _m1_books(db: sqlite_utils.Database) -> None:
@@ -102,7 +104,85 @@ def _m2_chunks(db: sqlite_utils.Database) -> None:
                             tokenize="porter unicode61 remove_diacritics 2")
 
 
-MIGRATIONS: list[Callable[[sqlite_utils.Database], None]] = [_m1_books, _m2_chunks]
+def _m3_conversations(db: sqlite_utils.Database) -> None:
+    # A conversation outlives the book it was about (book_id is set NULL on removal): the student's
+    # questions and answers stay readable; citations keep their ids but no longer resolve.
+    db.execute("""
+        CREATE TABLE conversations (
+            id INTEGER PRIMARY KEY,
+            title TEXT NOT NULL,
+            book_id TEXT REFERENCES books(id) ON DELETE SET NULL,
+            created_at TEXT NOT NULL,
+            updated_at TEXT NOT NULL
+        )""")
+    db.execute("""
+        CREATE TABLE turns (
+            id INTEGER PRIMARY KEY,
+            conversation_id INTEGER NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
+            ordinal INTEGER NOT NULL,
+            question TEXT NOT NULL,
+            search_question TEXT NOT NULL DEFAULT '',
+            answer TEXT NOT NULL,
+            refused INTEGER NOT NULL DEFAULT 0,
+            beyond_book INTEGER NOT NULL DEFAULT 0,
+            extractive INTEGER NOT NULL DEFAULT 0,
+            citations TEXT NOT NULL DEFAULT '[]',
+            created_at TEXT NOT NULL,
+            UNIQUE (conversation_id, ordinal)
+        )""")
+
+
+def _m4_study(db: sqlite_utils.Database) -> None:
+    # Study tools (core/study): flashcards with their FSRS state and review log, practice/quiz
+    # attempts (progress per section) and a per-book cache of generated material (chapter guides).
+    db.execute("""
+        CREATE TABLE study_cards (
+            id INTEGER PRIMARY KEY,
+            book_id TEXT NOT NULL REFERENCES books(id) ON DELETE CASCADE,
+            chunk_id INTEGER REFERENCES chunks(id) ON DELETE SET NULL,
+            key TEXT NOT NULL,
+            front TEXT NOT NULL,
+            back TEXT NOT NULL,
+            quote TEXT NOT NULL,
+            origin TEXT NOT NULL,
+            chapter TEXT,
+            section_id INTEGER,
+            schedule TEXT NOT NULL DEFAULT '{}',
+            due TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            UNIQUE (book_id, key)
+        )""")
+    db.execute("CREATE INDEX study_cards_due ON study_cards(book_id, due)")
+    db.execute("""
+        CREATE TABLE study_reviews (
+            id INTEGER PRIMARY KEY,
+            card_id INTEGER NOT NULL REFERENCES study_cards(id) ON DELETE CASCADE,
+            rating INTEGER NOT NULL,
+            reviewed_at TEXT NOT NULL
+        )""")
+    db.execute("""
+        CREATE TABLE study_attempts (
+            id INTEGER PRIMARY KEY,
+            book_id TEXT NOT NULL REFERENCES books(id) ON DELETE CASCADE,
+            kind TEXT NOT NULL,
+            item TEXT NOT NULL,
+            section_id INTEGER,
+            score REAL,
+            created_at TEXT NOT NULL
+        )""")
+    db.execute("CREATE INDEX study_attempts_book ON study_attempts(book_id, section_id)")
+    db.execute("""
+        CREATE TABLE study_cache (
+            book_id TEXT NOT NULL REFERENCES books(id) ON DELETE CASCADE,
+            key TEXT NOT NULL,
+            value TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            PRIMARY KEY (book_id, key)
+        ) WITHOUT ROWID""")
+
+
+MIGRATIONS: list[Callable[[sqlite_utils.Database], None]] = [_m1_books, _m2_chunks, _m3_conversations,
+                                                            _m4_study]
 """Append new migrations; never edit a released one.  Index i brings user_version i -> i+1."""
 
 
@@ -193,3 +273,73 @@ def section_from_row(row: dict, labels: dict[int, str]) -> Section:
 
 def page_from_row(row: dict) -> Page:
     return Page(index=row["idx"], label=row["label"])
+
+
+_CITATION_FIELDS = ("n", "chunk_id", "book_id", "chapter", "section", "section_title", "page_start", "page_end",
+                    "printed_page", "quote", "printed_page_end", "label", "support")
+
+
+def citations_to_json(citations: tuple[Citation, ...]) -> str:
+    return json.dumps([{f: getattr(c, f) for f in _CITATION_FIELDS} for c in citations], ensure_ascii=False)
+
+
+def citations_from_json(text: str) -> tuple[Citation, ...]:
+    out = []
+    for d in json.loads(text or "[]"):
+        values = {f: d[f] for f in _CITATION_FIELDS if f in d}
+        values["chunk_id"] = ChunkId(values["chunk_id"])
+        values["book_id"] = BookId(values["book_id"])
+        out.append(Citation(**values))
+    return tuple(out)
+
+
+def turn_from_row(row: dict) -> Turn:
+    return Turn(question=row["question"], answer=row["answer"], search_question=row["search_question"],
+                refused=bool(row["refused"]), beyond_book=bool(row["beyond_book"]),
+                extractive=bool(row["extractive"]), citations=citations_from_json(row["citations"]),
+                ordinal=row["ordinal"], created_at=row["created_at"])
+
+
+def conversation_from_row(row: dict, turns: tuple[Turn, ...] = ()) -> Conversation:
+    return Conversation(id=ConversationId(row["id"]), title=row["title"],
+                        book_id=BookId(row["book_id"]) if row["book_id"] else None,
+                        created_at=row["created_at"], updated_at=row["updated_at"],
+                        turn_count=row.get("turn_count", len(turns)), turns=turns)
+
+
+# -- conversations (called by ``Library`` inside its write lock / on its reader) ------------------
+def insert_conversation(db: sqlite_utils.Database, title: str, book_id: str | None, now: str) -> int:
+    cur = db.execute("INSERT INTO conversations (title, book_id, created_at, updated_at) VALUES (?,?,?,?)",
+                     [title, book_id, now, now])
+    return int(cur.lastrowid)
+
+
+def insert_turn(db: sqlite_utils.Database, conversation_id: int, turn: Turn, now: str) -> Turn:
+    """Append ``turn`` after the conversation's last one; returns it with its ordinal and time."""
+    if db.execute("SELECT 1 FROM conversations WHERE id = ?", [conversation_id]).fetchone() is None:
+        raise LibraryError(f"No conversation with id {conversation_id} in this library.")
+    ordinal = db.execute("SELECT COALESCE(MAX(ordinal), -1) + 1 FROM turns WHERE conversation_id = ?",
+                         [conversation_id]).fetchone()[0]
+    db.execute(
+        "INSERT INTO turns (conversation_id, ordinal, question, search_question, answer, refused, beyond_book,"
+        " extractive, citations, created_at) VALUES (?,?,?,?,?,?,?,?,?,?)",
+        [conversation_id, ordinal, turn.question, turn.search_question, turn.answer, int(turn.refused),
+         int(turn.beyond_book), int(turn.extractive), citations_to_json(turn.citations), now])
+    db.execute("UPDATE conversations SET updated_at = ? WHERE id = ?", [now, conversation_id])
+    return replace(turn, ordinal=ordinal, created_at=now)
+
+
+def list_conversations(db: sqlite_utils.Database, book_id: str | None = None) -> list[Conversation]:
+    where, params = ("WHERE c.book_id = ?", [book_id]) if book_id else ("", [])
+    rows = db.query(f"SELECT c.*, (SELECT COUNT(*) FROM turns t WHERE t.conversation_id = c.id) AS turn_count "
+                    f"FROM conversations c {where} ORDER BY c.updated_at DESC, c.id DESC", params)
+    return [conversation_from_row(r) for r in rows]
+
+
+def load_conversation(db: sqlite_utils.Database, conversation_id: int) -> Conversation:
+    rows = list(db.query("SELECT * FROM conversations WHERE id = ?", [conversation_id]))
+    if not rows:
+        raise LibraryError(f"No conversation with id {conversation_id} in this library.")
+    turns = tuple(turn_from_row(r) for r in db.query(
+        "SELECT * FROM turns WHERE conversation_id = ? ORDER BY ordinal", [conversation_id]))
+    return conversation_from_row(rows[0], turns)

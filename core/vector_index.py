@@ -81,7 +81,8 @@ class VectorIndex:
                     f"The library's vectors were built with {saved.embedding_model} "
                     f"({saved.dimension}-d, chunker {saved.chunker_version}) but this Lantern uses "
                     f"{self.expected.embedding_model} ({self.expected.dimension}-d, chunker "
-                    f"{self.expected.chunker_version}). Run `lantern reindex` to rebuild the index.")
+                    f"{self.expected.chunker_version}). Open it with the Lantern that built it, or remove "
+                    "the books and import them again.")
             if saved is None or saved.generation != generation or saved.count != count:
                 return False
             try:
@@ -98,11 +99,12 @@ class VectorIndex:
         """Write the index and then its manifest, each atomically (temp file + rename)."""
         with self._lock:
             self.folder.mkdir(parents=True, exist_ok=True)
-            tmp = self.folder / (self.FILE + ".tmp")
+            # The pid in temp names lets a later open tell a dead writer's leftovers from a live save.
+            tmp = self.folder / f"{self.FILE}.{os.getpid()}.tmp"
             faiss.write_index(self._index, str(tmp))
             _fsync_replace(tmp, self.folder / self.FILE)
             self.manifest = Manifest(**{**asdict(self.expected), "count": self.ntotal, "generation": generation})
-            mtmp = self.folder / (self.MANIFEST + ".tmp")
+            mtmp = self.folder / f"{self.MANIFEST}.{os.getpid()}.tmp"
             mtmp.write_text(json.dumps(asdict(self.manifest), indent=2), encoding="utf-8")
             _fsync_replace(mtmp, self.folder / self.MANIFEST)
 
@@ -121,6 +123,11 @@ class VectorIndex:
             if len(ids):
                 self._index.add_with_ids(np.ascontiguousarray(vectors, dtype=np.float32),
                                          np.asarray(ids, dtype=np.int64))
+
+    def ids(self) -> list[int]:
+        """The chunk ids the index holds (for consistency checks)."""
+        with self._lock:
+            return faiss.vector_to_array(self._index.id_map).tolist() if self.ntotal else []
 
     def remove(self, ids: Sequence[int]) -> None:
         with self._lock:

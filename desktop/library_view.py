@@ -8,7 +8,7 @@ import logging
 from dataclasses import dataclass
 
 from PySide6.QtCore import QModelIndex, QPoint, Qt, Signal
-from PySide6.QtGui import QStandardItem, QStandardItemModel
+from PySide6.QtGui import QBrush, QColor, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import (QAbstractItemView, QHeaderView, QLabel, QMenu, QPushButton, QStackedWidget,
                                QTreeView, QVBoxLayout, QWidget)
 
@@ -141,6 +141,24 @@ class LibrarySidebar(QWidget):
             if self.model.rowCount() == 1 or self.model.item(r, 0).data(NODE_ROLE).book_id in expanded:
                 self.tree.expand(index)
         self.stack.setCurrentIndex(1 if self.model.rowCount() else 0)
+
+    def set_progress(self, book_id: str, progress: dict) -> None:
+        """Shade the book's sections by study progress (``{section_id: (heat 0..1, tooltip line)}``): the
+        Study tab's heat-map on the table of contents."""
+        book = self.model.book_item(book_id)
+        if book is None:
+            return
+        stack = [book]
+        while stack:
+            item = stack.pop()
+            for row in range(item.rowCount()):
+                child = item.child(row, 0)
+                stack.append(child)
+                node = child.data(NODE_ROLE)
+                heat, tip = progress.get(node.section_id, (0.0, ""))
+                child.setBackground(QBrush(QColor(46, 160, 67, int(20 + 120 * heat))) if heat > 0 else QBrush())
+                base = child.toolTip().split("\n\nStudy:")[0]
+                child.setToolTip(f"{base}\n\nStudy: {tip}" if tip else base)
 
     def expand_book(self, book_id: str) -> None:
         item = self.model.book_item(book_id)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QEvent, QObject, Qt
 from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QIcon, QKeySequence
-from PySide6.QtWidgets import QFileDialog, QLabel, QMainWindow, QMessageBox, QSplitter, QWidget
+from PySide6.QtWidgets import QFileDialog, QLabel, QMainWindow, QMessageBox, QSplitter, QTabWidget, QWidget
 
 from core.errors import LanternError
 from core.models import ImportResult, ImportStatus
@@ -21,11 +21,13 @@ from desktop.chat import ChatPanel
 from desktop.conversations import CiteRecord, ConversationStore
 from desktop.errors import show_error
 from desktop.import_panel import ImportPanel
+from desktop.library_check import LibraryCheck
 from desktop.library_view import LibrarySidebar, Node
 from desktop.protocols import Asker
 from desktop.reader import ReaderWidget
 from desktop.search_asker import SearchOnlyAsker
 from desktop.settings import AppSettings, SettingsDialog, qsettings
+from desktop.study import StudyPanel
 from desktop.workers import AskRunner, ImportQueue
 
 log = logging.getLogger(__name__)
@@ -72,6 +74,7 @@ class MainWindow(QMainWindow):
         self.imports = ImportQueue(library, self)
         self.runner = AskRunner(asker or SearchOnlyAsker(library), self)
         self.store = ConversationStore(getattr(library, "root", None))
+        self.library_check = LibraryCheck(library, self.imports, self)
         self._build()
         self._menus()
         self._status()
@@ -82,6 +85,7 @@ class MainWindow(QMainWindow):
         gc.freeze()  # Qt, NumPy and friends are long-lived: keep them out of every GC pass
         if warm_up:
             self.imports.warm_up()
+            self.library_check.start(quiet=True)  # after warm-up, on the same thread
 
     # -- construction ------------------------------------------------------------------------------------------
     def _build(self) -> None:
@@ -94,9 +98,15 @@ class MainWindow(QMainWindow):
         left.setStretchFactor(0, 3)
         left.setStretchFactor(1, 1)
         self.chat = ChatPanel(self.runner, self.store)
+        # Study tab (practice, cards, quiz, guide): loads only when first shown
+        self.study = StudyPanel(self.library, model_factory=self._study_model)
+        self.center = QTabWidget()
+        self.center.addTab(self.chat, "Chat")
+        self.center.addTab(self.study, "Study")
+        self.center.currentChanged.connect(lambda _i: self._refresh_study())
         self.reader = ReaderWidget()
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
-        for w in (left, self.chat, self.reader):
+        for w in (left, self.center, self.reader):
             self.splitter.addWidget(w)
         self.splitter.setStretchFactor(1, 1)
         self.splitter.setStretchFactor(2, 1)
@@ -123,6 +133,7 @@ class MainWindow(QMainWindow):
         view_menu = self.menuBar().addMenu("&Reader")
         self._action(view_menu, "&Find in book…", self.reader.open_find, QKeySequence.StandardKey.Find)
         help_menu = self.menuBar().addMenu("&Help")
+        self._action(help_menu, "Check &library…", lambda: self.library_check.start())
         self._action(help_menu, "&About Lantern", self.about)
 
     def _action(self, menu, text: str, slot, shortcut=None) -> QAction:
@@ -170,6 +181,7 @@ class MainWindow(QMainWindow):
         self.chat.citationClicked.connect(self.open_citation)
         self.chat.sectionClicked.connect(self.open_section_named)
         self.chat.streamingChanged.connect(self.stop_action.setEnabled)
+        self.study.progressReady.connect(self.sidebar.set_progress)
 
     # -- library ------------------------------------------------------------------------------------------------
     def refresh_library(self) -> None:
@@ -177,6 +189,23 @@ class MainWindow(QMainWindow):
         self.sidebar.reload(self.library)
         self.chat.scope_bar.set_library(self.library)
         self.sample_action.setEnabled(bool(sample_books()))
+        self._refresh_study()
+
+    def _refresh_study(self) -> None:
+        if self.center.currentWidget() is self.study:
+            self.study.reload()
+
+    def _study_model(self):
+        """The Study tab's chat model (its own instance, loaded on first quiz/feedback), or None."""
+        from core.llm import LLMSettings, LocalModel
+        s = self.settings
+        model = LocalModel(LLMSettings.from_env(model=s.model_path or None, n_threads=s.threads or None))
+        try:
+            model.model_path()
+        except LanternError:
+            model.close()
+            return None
+        return model
 
     def import_files(self, paths: Iterable[str | Path]) -> list[int]:
         """Queue files (folders are searched for books); returns the job ids."""
@@ -347,6 +376,7 @@ class MainWindow(QMainWindow):
     def shutdown(self, wait_ms: int = 15_000) -> None:
         """Stop answering, cancel imports, wait for both threads (idempotent)."""
         self.runner.close(wait_ms)
+        self.study.shutdown(wait_ms)
         self.imports.close(wait_ms)
         self.store.save()
 

@@ -97,3 +97,87 @@ class FakeEmbedder(HashingEmbedder):
 
     def __init__(self, dimension: int = 64, max_tokens: int = 256, model_name: str = "fake-hashing"):
         super().__init__(dimension=dimension, max_tokens=max_tokens, model_name=model_name)
+
+
+class FakeStream:
+    """What ``FakeChatModel.stream_chat`` returns: scripted pieces, honouring ``cancel`` and ``close``."""
+
+    def __init__(self, pieces: Sequence[str], cancel=None, delay: float = 0.0, error: Exception | None = None):
+        import types
+        self._pieces = list(pieces)
+        self._cancel = cancel
+        self._delay = delay
+        self._error = error
+        self.closed = False
+        self.produced = 0
+        self.stats = types.SimpleNamespace(prompt_tokens=10, cached_tokens=5, completion_tokens=0,
+                                           first_token_s=0.0, finish_reason="")
+
+    def __iter__(self):
+        return self
+
+    def __next__(self) -> str:
+        import time
+        if self._error is not None:
+            raise self._error
+        if self.closed or (self._cancel is not None and self._cancel()) or self.produced >= len(self._pieces):
+            self.stats.finish_reason = "cancelled" if self.closed else "stop"
+            raise StopIteration
+        time.sleep(self._delay)
+        self.produced += 1
+        self.stats.completion_tokens += 1
+        return self._pieces[self.produced - 1]
+
+    def close(self) -> None:
+        self.closed = True
+
+
+class FakeChatModel:
+    """A stand-in for ``core.llm.LocalModel`` in the answer tests: replies with a scripted text.
+
+    ``reply`` is split into word pieces; ``error`` (a ``ModelUnavailableError``) is raised by
+    ``model_path`` (``error_at="path"``) or while streaming (``error_at="stream"``).
+    """
+
+    display_name = "fake model"
+    n_ctx = 2048
+
+    def __init__(self, reply: str = "", *, error: Exception | None = None, error_at: str = "path",
+                 delay: float = 0.0):
+        self.reply = reply
+        self.error = error
+        self.error_at = error_at
+        self.delay = delay
+        self.calls: list[list[dict]] = []
+        self.prewarmed: list = []
+        self.streams: list[FakeStream] = []
+        self.closed = False
+
+    def model_path(self):
+        if self.error is not None and self.error_at == "path":
+            raise self.error
+        return "fake.gguf"
+
+    def count_tokens(self, text: str) -> int:
+        return len(_TOKEN.findall(text))
+
+    def count_chat_tokens(self, messages) -> int:
+        return sum(self.count_tokens(m["content"]) + 4 for m in messages) + 4
+
+    def prewarm(self, prefix):
+        from concurrent.futures import Future
+        self.prewarmed.append(list(prefix))
+        fut: Future = Future()
+        fut.set_result(sum(self.count_tokens(m["content"]) for m in prefix))
+        return fut
+
+    def stream_chat(self, messages, *, max_tokens: int = 300, temperature: float = 0.2, cancel=None, **_: object):
+        self.calls.append(list(messages))
+        pieces = re.findall(r"\S+\s*|\s+", self.reply)
+        err = self.error if self.error_at == "stream" else None
+        stream = FakeStream(pieces, cancel, self.delay, err)
+        self.streams.append(stream)
+        return stream
+
+    def close(self) -> None:
+        self.closed = True

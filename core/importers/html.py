@@ -31,6 +31,8 @@ _BLOCK = {"p", "div", "section", "article", "main", "blockquote", "figure", "fig
           "center", "h5", "h6", "body", "details", "summary", "caption", "tr", "td", "th", "header",
           "footer", "hgroup", "dt", "dd", "li"}
 _HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4}
+_ENDS_OPEN_HEADING = {"p", "div", "section", "article", "blockquote", "table", "pre", "ul", "ol", "dl", "li",
+                      "figure", "h1", "h2", "h3", "h4", "h5", "h6"}
 _EMPHASIS = {"b", "strong", "em", "i", "dfn"}
 _LISTS = {"ul", "ol", "dl"}
 _SECTIONING = {"article", "section", "main"}
@@ -149,7 +151,11 @@ class BookHTMLParser(HTMLParser):
                 self._pre = (self._pre[0] + 1, self._pre[1])
             return
         if self._heading is not None:
-            return
+            # "<h1>Title<p>…" with the </h1> missing would swallow the page into one heading; a block
+            # that starts after the heading's text ends it ("<h2><div>Title</div></h2>" still works).
+            if tag not in _ENDS_OPEN_HEADING or not "".join(self._heading[1]).strip():
+                return
+            self._heading_done()
         if tag == "title":
             self._title_parts = []
         elif tag in _SECTIONING:

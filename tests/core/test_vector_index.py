@@ -43,7 +43,7 @@ def test_other_model_is_refused(tmp_path):
     idx = VectorIndex(tmp_path, M)
     idx.add([1], unit([[1, 0, 0, 0]]))
     idx.save(1)
-    with pytest.raises(ManifestMismatchError, match="reindex"):
+    with pytest.raises(ManifestMismatchError, match="import them again"):
         VectorIndex(tmp_path, Manifest("other-model", 4, "v1")).load(1, 1)
 
 

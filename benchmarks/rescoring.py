@@ -1,0 +1,107 @@
+"""Does a re-ranking stage help?  Both dev books, the same run, baselines first.
+
+    .venv/bin/python benchmarks/rescoring.py [--psy DIR] [--chem DIR] [--limit-chem 800] [--cross-encoder DIR]
+                                             [--maxsim N]
+
+Reuses already imported libraries (``--psy``/``--chem``, default /tmp/bench-psy, /tmp/bench-chem).
+Variants of ``Library.find`` (question only, k = 10, Hit@k as ``lantern eval``):
+  plan              find without re-ranking (the baseline)
+  blend@N/w         the default ``SignalBlend``: keyword and vector scores min-max fused over the top N
+  cross-encoder     ``CrossEncoderRescorer`` from ``--cross-encoder DIR`` (when given; random weights
+                    give its latency only)
+  maxsim            max cosine of the question with 2-sentence windows of each of the top 10 chunks
+                    (bundled MiniLM), fused with the blend — on the first ``--maxsim N`` questions only
+Prints one table per book, search latency p50/p95 per variant, and the load average.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from core.evaluation import evaluate, format_table, load_questions  # noqa: E402
+from core.library import Library  # noqa: E402
+from core.models import Hit  # noqa: E402
+from core.rescoring import CrossEncoderRescorer, SignalBlend, blend_scores, minmax  # noqa: E402
+
+BENCH = REPO.parent / "shared" / "bench"
+_SPLIT = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\[(])")
+
+
+class WindowMaxSim:
+    """Max cosine of the question against each chunk's 2-sentence windows, averaged with the blend."""
+
+    name = "maxsim"
+    top_n = 10
+
+    def __init__(self, embedder):
+        self.embedder = embedder
+        self.cache: dict[int, np.ndarray] = {}
+
+    def scores(self, question: str, hits: Sequence[Hit]) -> Sequence[float]:
+        todo = [h.chunk for h in hits if h.chunk.id not in self.cache]
+        if todo:
+            windows = []
+            for c in todo:
+                s = [x for x in _SPLIT.split(" ".join(c.text.split())) if x]
+                windows.append([" ".join(s[i:i + 2]) for i in range(max(1, len(s) - 1))])
+            vecs = self.embedder.encode([w for ws in windows for w in ws])
+            pos = 0
+            for c, ws in zip(todo, windows):
+                self.cache[c.id] = vecs[pos:pos + len(ws)]
+                pos += len(ws)
+        q = self.embedder.encode_query(question)
+        sim = [float((self.cache[h.chunk.id] @ q).max()) for h in hits]
+        return 0.5 * minmax(sim) + 0.5 * blend_scores(hits)
+
+
+def run_book(name: str, lib: Library, questions, variants: dict) -> None:
+    book_id = lib.books()[0].id
+    searchers = {label: (lambda q, r=r: lib.find(q, 10, book_id=book_id, reranker=r)) for label, r in variants.items()}
+    res = evaluate(questions, searchers)
+    print(format_table(res, f"== {name}: {len(questions)} questions, question only, k=10 =="))
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--psy", default="/tmp/bench-psy")
+    ap.add_argument("--chem", default="/tmp/bench-chem")
+    ap.add_argument("--limit-psy", type=int)
+    ap.add_argument("--limit-chem", type=int, default=800)
+    ap.add_argument("--cross-encoder", metavar="DIR")
+    ap.add_argument("--top-n", type=int, default=10, help="cross-encoder candidates (default 10)")
+    ap.add_argument("--max-length", type=int, default=128, help="cross-encoder tokens per pair (default 128)")
+    ap.add_argument("--maxsim", type=int, default=0, metavar="N", help="also run maxsim on the first N questions")
+    ap.add_argument("--no-grid", action="store_true", help="only plan vs the default blend")
+    args = ap.parse_args()
+    print(f"load average at start: {os.getloadavg()[0]:.2f}")
+    books = (("psychology-2e", args.psy, args.limit_psy), ("chemistry-2e", args.chem, args.limit_chem))
+    for name, folder, limit in books:
+        lib = Library(Path(folder))
+        questions = load_questions(BENCH / name / "questions.jsonl", limit)
+        variants: dict = {"plan": None, "blend@10/.5": SignalBlend()}
+        if not args.no_grid:
+            variants.update({"blend@20/.5": SignalBlend(top_n=20), "blend@10/.3": SignalBlend(vector_weight=0.3),
+                             "blend@10/.7": SignalBlend(vector_weight=0.7), "blend@5/.5": SignalBlend(top_n=5)})
+        if args.cross_encoder:
+            variants["cross-encoder"] = CrossEncoderRescorer(args.cross_encoder, top_n=args.top_n,
+                                                             max_length=args.max_length)
+        run_book(name, lib, questions, variants)
+        if args.maxsim:
+            run_book(name + " (maxsim subset)", lib, questions[:args.maxsim],
+                     {"plan": None, "blend@10/.5": SignalBlend(), "maxsim": WindowMaxSim(lib.embedder)})
+        lib.close()
+    print(f"load average at end: {os.getloadavg()[0]:.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

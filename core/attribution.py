@@ -1,0 +1,348 @@
+"""Which source supports which answer sentence: citation parsing, attribution, supporting quotes.
+
+Small local models rarely write ``[n]`` on their own and sometimes invent numbers, so the model's
+markers are only a hint.  Every answer sentence is compared with every sentence of every source:
+embedding similarity (MiniLM, computed by the caller and passed in as a matrix) plus lexical
+overlap (the share of the sentence's content-word stems found in the source).  A sentence gets the
+best-supporting source as its citation (the model's own ``[n]`` wins when it is almost as good);
+sentences nothing supports are flagged, and those far below the bar are dropped.  The supporting
+quote of a citation is the source sentence that matched best, verbatim.
+
+Pure functions over strings and a similarity matrix: no model, no storage.
+"""
+from __future__ import annotations
+
+import enum
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from core.search import query_terms
+
+# Calibrated by eye on Qwen2.5 0.5B answers over the dev books (benchmarks/answers.py prints the
+# resulting support rates): paraphrases of a source sentence score ≥ 0.5, on-topic sentences that
+# add facts from memory 0.3–0.45, unrelated sentences below 0.25.
+SUPPORTED = 0.45
+DROP_BELOW = 0.25
+MODEL_CITATION_SLACK = 0.08  # the model's own [n] is kept when within this of the best source
+EMBED_WEIGHT = 0.5
+MIN_CONTENT_WORDS = 3  # shorter sentences ("Great question!") are connectives, never cited or dropped
+QUOTE_CHARS = 220
+BEYOND_BOOK_LABEL = "Beyond the book:"
+
+# "[1]", "[1, 2]", "[1][2]", "[1-3]": one group per bracket; code-like "a[0]" is left alone.
+_GROUP = r"\[\d{1,3}(?:\s*[,;–\-]\s*\d{1,3})*\]"
+_MARKER = re.compile(rf"\s?(?<![\w\]])((?:{_GROUP})+)")
+_RANGE = re.compile(r"(\d{1,3})\s*[–\-]\s*(\d{1,3})")
+_SENT_SPLIT = re.compile(r"(?<=[.!?])[\"”’)]*\s+(?=[\"“(]?[A-Z0-9])")
+_PARAGRAPH = re.compile(r"\n\s*\n")
+
+
+class Support(str, enum.Enum):
+    """How well the sources back one answer sentence."""
+
+    SUPPORTED = "supported"  # cited
+    WEAK = "weak"  # kept, uncited, listed as unsupported
+    NONE = "none"  # dropped
+    CONNECTIVE = "connective"  # too short to judge ("Here is why:"), kept uncited
+    BEYOND = "beyond"  # in the labelled "Beyond the book" paragraph: kept, uncited, not judged
+
+
+@dataclass(frozen=True)
+class SourceSentence:
+    """One sentence of a source passage (``n`` = the source's number)."""
+
+    n: int
+    text: str
+
+
+@dataclass(frozen=True)
+class Attributed:
+    """An answer sentence and what supports it."""
+
+    text: str  # the sentence without citation markers
+    support: Support
+    source: int | None = None  # the cited source number
+    quote: str = ""  # the verbatim source sentence that supports it best
+    score: float = 0.0
+    paragraph: int = 0  # index of the paragraph it came from (to rebuild the layout)
+
+
+# -- markers -------------------------------------------------------------------------------------
+def parse_citations(text: str) -> list[int]:
+    """Source numbers cited by ``[n]`` markers in ``text``, in order of first appearance."""
+    seen: dict[int, None] = {}
+    for m in _MARKER.finditer(text):
+        for n in _numbers(m.group(1)):
+            seen.setdefault(n, None)
+    return list(seen)
+
+
+def _numbers(run: str) -> list[int]:
+    out: list[int] = []
+    for part in re.split(r"\s*[,;\[\]]+\s*", run):
+        r = _RANGE.fullmatch(part)
+        if r:
+            a, b = int(r.group(1)), int(r.group(2))
+            out.extend(range(a, b + 1) if 0 < b - a < 10 else (a, b))
+        elif part.strip().isdigit():
+            out.append(int(part))
+    return out
+
+
+def strip_citations(text: str) -> str:
+    """``text`` without ``[n]`` markers (and without the space before them)."""
+    return _MARKER.sub("", text).strip()
+
+
+def keep_valid_citations(text: str, valid: Sequence[int] | set[int]) -> str:
+    """Drop markers (or the numbers inside them) that do not name one of the ``valid`` sources."""
+    ok = set(valid)
+
+    def fix(m: re.Match[str]) -> str:
+        nums = [n for n in _numbers(m.group(1)) if n in ok]
+        lead = " " if m.group(0).startswith(" ") else ""
+        return lead + "".join(f"[{n}]" for n in dict.fromkeys(nums)) if nums else ""
+    return _MARKER.sub(fix, text)
+
+
+class MarkerFilter:
+    """Streams text while removing ``[n]`` markers that name no real source.
+
+    Text that might be the start of a marker ("[", "[1") is held back until it is decided.
+    """
+
+    def __init__(self, valid: Sequence[int] | set[int]):
+        self.valid = set(valid)
+        self.pending = ""
+        self._tail = " "  # the last character emitted
+
+    def feed(self, piece: str) -> str:
+        self.pending += piece
+        out: list[str] = []
+        while self.pending:
+            i = self.pending.find("[")
+            if i < 0:
+                body = self.pending.rstrip()  # trailing spaces wait: a dropped marker may follow them
+                out.append(body)
+                self.pending = self.pending[len(body):]
+                break
+            k = len(self.pending[:i].rstrip())
+            before = self.pending[i - 1] if i else self._last(out)
+            if k == i and (before.isalnum() or before in "_"):  # "a[0]" is code, not a citation
+                out.append(self.pending[:i + 1])
+                self.pending = self.pending[i + 1:]
+                continue
+            out.append(self.pending[:k])
+            rest, lead = self.pending[k:], i - k
+            j = rest.find("]")
+            if j < 0:
+                if len(rest) - lead > 12 or not re.fullmatch(r"\[[\d\s,;–\-]*", rest[lead:]):
+                    out.append(rest[:lead + 1])  # not a marker: release the bracket, re-scan the rest
+                    self.pending = rest[lead + 1:]
+                    continue
+                self.pending = rest
+                break
+            out.append(keep_valid_citations(rest[:j + 1], self.valid))
+            self.pending = rest[j + 1:]
+        text = "".join(out)
+        if text:
+            self._tail = text[-1]
+        return text
+
+    def _last(self, out: list[str]) -> str:
+        joined = "".join(out)
+        return joined[-1] if joined else self._tail
+
+    def flush(self) -> str:
+        out, self.pending = self.pending, ""
+        return keep_valid_citations(out, self.valid)
+
+
+# -- sentences -----------------------------------------------------------------------------------
+def split_answer(text: str) -> list[tuple[int, str, tuple[int, ...]]]:
+    """(paragraph index, sentence without markers, numbers the model cited) for each answer sentence.
+
+    A marker right after a sentence's end ("... energy. [2]") belongs to that sentence.
+    """
+    out: list[tuple[int, str, tuple[int, ...]]] = []
+    for p, para in enumerate(x for x in _PARAGRAPH.split(text) if x.strip()):
+        # "x. [2] Next" -> "x [2]. Next": a marker after the full stop still belongs to the sentence
+        para = re.sub(r"([.!?])\s*((?:\[[\d\s,;–\-]+\]\s*)+)", lambda m: f" {m.group(2).strip()}{m.group(1)} ", para)
+        for raw in _SENT_SPLIT.split(" ".join(para.split())):
+            if raw.strip():
+                out.append((p, " ".join(strip_citations(raw).split()), tuple(parse_citations(raw))))
+    return out
+
+
+def source_sentences(n: int, text: str, split: Callable[[str], list[str]]) -> list[SourceSentence]:
+    """The sentences of source ``n``'s passage (``split``: a sentence splitter for one paragraph)."""
+    out = []
+    for para in _PARAGRAPH.split(text):
+        para = " ".join(para.split())
+        if para:
+            out.extend(SourceSentence(n, s.strip()) for s in split(para) if s.strip())
+    return out
+
+
+# -- lexical overlap -------------------------------------------------------------------------------
+@lru_cache(maxsize=50_000)
+def _stem(word: str) -> str:
+    return _stemmer().stem(word)
+
+
+@lru_cache(maxsize=1)
+def _stemmer():
+    from nltk.stem.porter import PorterStemmer  # pure Python, no data files to download
+    return PorterStemmer()
+
+
+def stems(text: str) -> frozenset[str]:
+    """Stemmed content words of ``text`` (stopwords and one-letter words dropped)."""
+    return frozenset(_stem(t) for t in query_terms(text))
+
+
+def overlap(sentence: str, passage_stems: frozenset[str]) -> float:
+    """Share of ``sentence``'s content stems that occur in the passage (0 when it has none)."""
+    own = stems(sentence)
+    return len(own & passage_stems) / len(own) if own else 0.0
+
+
+def is_connective(sentence: str) -> bool:
+    """Too few content words to check against a source ("Here is why:", "Great question!")."""
+    return len(query_terms(sentence)) < MIN_CONTENT_WORDS
+
+
+# -- attribution -----------------------------------------------------------------------------------
+def attribute(sentences: Sequence[tuple[int, str, tuple[int, ...]]], passages: dict[int, str],
+              candidates: Sequence[SourceSentence], similarity: np.ndarray | None, *,
+              beyond_book: bool = False, supported: float = SUPPORTED, drop_below: float = DROP_BELOW,
+              ) -> list[Attributed]:
+    """Attribute each answer sentence (``split_answer`` output) to the source that supports it best.
+
+    ``passages``: source number → passage text; ``candidates``: their sentences;
+    ``similarity[i, j]``: cosine between answer sentence i and candidate j (None: lexical only,
+    e.g. when no embedder is available).  A source's score for a sentence is
+    ``EMBED_WEIGHT × best cosine + (1 − EMBED_WEIGHT) × overlap with the whole passage``.  With
+    ``beyond_book``, sentences from the paragraph that starts with "Beyond the book:" onwards are
+    kept without judging them.
+    """
+    passage_stems = {n: stems(t) for n, t in passages.items()}
+    by_source: dict[int, list[int]] = {}
+    for j, c in enumerate(candidates):
+        by_source.setdefault(c.n, []).append(j)
+    out: list[Attributed] = []
+    beyond_from: int | None = None
+    for i, (para, text, cited) in enumerate(sentences):
+        if beyond_book and beyond_from is None and text.lower().startswith(BEYOND_BOOK_LABEL.lower()):
+            beyond_from = para
+        if beyond_from is not None and para >= beyond_from:
+            out.append(Attributed(text, Support.BEYOND, paragraph=para))
+            continue
+        if is_connective(text):
+            out.append(Attributed(text, Support.CONNECTIVE, paragraph=para))
+            continue
+        own = stems(text)
+        scores: dict[int, tuple[float, int]] = {}  # source -> (score, best candidate index)
+        for n, idx in by_source.items():
+            lex = len(own & passage_stems.get(n, frozenset())) / len(own) if own else 0.0
+            if similarity is not None and idx:
+                sims = similarity[i, idx]
+                best = int(np.argmax(sims))
+                cos = float(sims[best])
+            else:
+                cos, best = 0.0, 0
+            # the quote: the candidate sentence most like the answer sentence (cosine + word overlap)
+            local = [(cos_j + 0.5 * overlap(text, stems(candidates[j].text)) - quote_penalty(candidates[j].text), j)
+                     for cos_j, j in
+                     zip((similarity[i, idx] if similarity is not None else [0.0] * len(idx)), idx)]
+            quote_j = max(local)[1] if local else idx[best]
+            score = EMBED_WEIGHT * cos + (1 - EMBED_WEIGHT) * lex if similarity is not None else lex
+            scores[n] = (score, quote_j)
+        if not scores:
+            out.append(Attributed(text, Support.NONE, paragraph=para))
+            continue
+        best_n = max(scores, key=lambda n: scores[n][0])
+        chosen = best_n
+        for n in cited:  # respect the model's own citation when it is nearly as good
+            if n in scores and scores[n][0] >= scores[best_n][0] - MODEL_CITATION_SLACK:
+                chosen = n
+                break
+        score, j = scores[chosen]
+        if score >= supported:
+            out.append(Attributed(text, Support.SUPPORTED, chosen, short_quote(candidates[j].text), score, para))
+        elif score >= drop_below or beyond_book:
+            out.append(Attributed(text, Support.WEAK, None, "", score, para))
+        else:
+            out.append(Attributed(text, Support.NONE, None, "", score, para))
+    return out
+
+
+def render(attributed: Sequence[Attributed]) -> str:
+    """The answer text rebuilt from kept sentences, each supported one followed by its ``[n]``."""
+    paras: dict[int, list[str]] = {}
+    for a in attributed:
+        if a.support is Support.NONE:
+            continue
+        s = a.text
+        if a.source is not None:
+            m = re.search(r"[.!?:;][\"”’)]*$", s)
+            s = f"{s[:m.start()]} [{a.source}]{s[m.start():]}" if m else f"{s} [{a.source}]"
+        paras.setdefault(a.paragraph, []).append(s)
+    return "\n\n".join(" ".join(p) for _, p in sorted(paras.items()))
+
+
+def short_quote(sentence: str, limit: int = QUOTE_CHARS) -> str:
+    """The sentence itself when short enough, else its first ``limit`` characters cut at a word (…)."""
+    # table-cell bars and a stray leading ";" or "," (from a split equation) are not part of the sentence
+    s = " ".join(sentence.split()).lstrip("|;:, ").rstrip("| ")
+    if len(s) <= limit:
+        return s
+    cut = s.rfind(" ", 0, limit)
+    return s[:cut if cut > limit // 2 else limit].rstrip(",;: ") + " …"
+
+
+def quote_penalty(sentence: str) -> float:
+    """How much worse ``sentence`` is as a quote than its match suggests: table rows, list fragments
+    and run-on blocks (learning-objective lists, captions) read badly beside an answer."""
+    penalty = 0.0
+    if sentence.count("|") >= 2:
+        penalty += 0.3
+    if not re.search(r"[.!?][\"”’)\]]*$", sentence.strip()):
+        penalty += 0.1
+    if len(sentence.split()) > 45 or sentence.count(" - ") >= 2:
+        penalty += 0.1
+    return penalty
+
+
+def best_quotes(question: str, candidates: Sequence[SourceSentence], q_similarity: np.ndarray | None,
+                *, per_source: int = 1) -> dict[int, tuple[str, float]]:
+    """For each source, the sentence that best answers ``question``: source n → (quote, score).
+
+    ``q_similarity[j]`` is the cosine between the question and candidate j (None: lexical only).
+    Questions ("…?") and fragments under 5 words are not answers; definitions get a small bonus.
+    """
+    q = stems(question)
+    best: dict[int, tuple[str, float]] = {}
+    for j, c in enumerate(candidates):
+        text = c.text
+        words = len(text.split())
+        if text.rstrip().endswith("?") or words < 5:
+            continue
+        lex = len(q & stems(text)) / len(q) if q else 0.0
+        cos = float(q_similarity[j]) if q_similarity is not None else 0.0
+        score = EMBED_WEIGHT * cos + (1 - EMBED_WEIGHT) * lex if q_similarity is not None else lex
+        if re.search(r"\b(is|are|means|called|defined as|refers to)\b", text):
+            score += 0.03
+        score -= quote_penalty(text)
+        if c.n not in best or score > best[c.n][1]:
+            best[c.n] = (short_quote(text), score)
+    return best
+
+
+__all__ = ["Attributed", "BEYOND_BOOK_LABEL", "MarkerFilter", "SourceSentence", "Support", "attribute",
+           "best_quotes", "is_connective", "keep_valid_citations", "overlap", "parse_citations", "render",
+           "short_quote", "source_sentences", "split_answer", "stems", "strip_citations"]

@@ -1,0 +1,186 @@
+"""Typed records of the study tools: exercises, feedback, flashcards, quiz questions, guides.
+
+Frozen dataclasses only; nothing here touches storage or models.  ``to_json`` helpers give the
+shapes the CLI prints (``lantern practice/cards/quiz --json``).
+"""
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import Any, NewType
+
+from core.models import Chunk, ChunkId, Citation
+
+CardId = NewType("CardId", int)
+
+
+@dataclass(frozen=True)
+class SourceRef:
+    """Where a study item comes from: a chunk and what a citation shows."""
+
+    chunk_id: ChunkId
+    book_id: str
+    chapter: str | None
+    section: str | None
+    section_title: str
+    page_start: int
+    printed_page: str
+    section_id: int | None = None
+
+    @classmethod
+    def of(cls, chunk: Chunk) -> SourceRef:
+        """The reference of a stored chunk."""
+        return cls(chunk.id, chunk.book_id, chunk.chapter_number, chunk.section_number, chunk.section_title,
+                   chunk.page_start, chunk.printed_page_start, chunk.section_id)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"chunk_id": self.chunk_id, "section_title": self.section_title, "page_start": self.page_start,
+                "printed_page": self.printed_page, "chapter": self.chapter, "section": self.section,
+                "section_id": self.section_id}
+
+    @property
+    def label(self) -> str:
+        """``"1.4 Motion with Constant Acceleration, p. 12"``."""
+        title = f"{self.section or ''} {self.section_title}".strip() or f"Chapter {self.chapter}"
+        return f"{title}, p. {self.printed_page or self.page_start}"
+
+
+class ExerciseKind(str, enum.Enum):
+    EXERCISE = "exercise"  # a numbered end-of-section/chapter exercise or review question
+    CHECK = "check"  # "Check Your Learning" / "Try it" inside the text, usually with its answer
+
+
+@dataclass(frozen=True)
+class Exercise:
+    """One practice item found in the book; ``answer`` is the book's own key or solution, if any."""
+
+    id: str  # stable within a library: "<chunk_id>:<n>"
+    number: str | None  # "3.14" as printed; None when the book does not number it
+    label: str  # what a student types to pick it ("3.14", or "1.5#2" for unnumbered items)
+    text: str
+    kind: ExerciseKind
+    source: SourceRef
+    answer: str | None = None
+    answer_source: SourceRef | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "number": self.number, "label": self.label, "kind": self.kind.value,
+                "text": self.text, "answer": self.answer, "source": self.source.to_json(),
+                "answer_source": self.answer_source.to_json() if self.answer_source else None}
+
+
+class Verdict(str, enum.Enum):
+    CORRECT = "correct"
+    INCORRECT = "incorrect"
+    PARTLY = "partly"
+    UNCHECKED = "unchecked"  # the book has no key: feedback only
+
+
+@dataclass(frozen=True)
+class Feedback:
+    """Feedback on a student's answer: a verdict against the key (when there is one) and cited help."""
+
+    exercise_id: str
+    verdict: Verdict
+    text: str
+    citations: tuple[Citation, ...]
+    key: str | None = None
+    extractive: bool = True
+    score: float | None = None  # 0..1 agreement with the key
+
+    def to_json(self) -> dict[str, Any]:
+        return {"exercise_id": self.exercise_id, "verdict": self.verdict.value, "score": self.score,
+                "text": self.text, "key": self.key, "extractive": self.extractive,
+                "citations": [{"n": c.n, "chunk_id": c.chunk_id, "section_title": c.section_title,
+                               "page_start": c.page_start, "printed_page": c.printed_page, "quote": c.quote}
+                              for c in self.citations]}
+
+
+class CardOrigin(str, enum.Enum):
+    GLOSSARY = "glossary"  # a "term: definition" line of a key-terms/glossary list
+    DEFINITION = "definition"  # "Definition (X). ..." or "X is ..." sentence in the text
+    ANSWER = "answer"  # made from a tutor answer's cited quote
+
+
+@dataclass(frozen=True)
+class Flashcard:
+    """A card before it is stored: ``quote`` is verbatim text of the source chunk backing ``back``."""
+
+    front: str
+    back: str
+    quote: str
+    origin: CardOrigin
+    source: SourceRef
+
+    @property
+    def key(self) -> str:
+        """De-duplication key within a book: the normalised front."""
+        return " ".join(self.front.lower().split())
+
+
+@dataclass(frozen=True)
+class StoredCard:
+    """A card in the library with its scheduling state (``schedule`` is FSRS's card dict)."""
+
+    id: CardId
+    card: Flashcard
+    due: str  # ISO-8601 UTC
+    schedule: str  # JSON
+    reviews: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        c = self.card
+        return {"id": self.id, "front": c.front, "back": c.back, "quote": c.quote, "origin": c.origin.value,
+                "due": self.due, "reviews": self.reviews, "source": c.source.to_json()}
+
+
+class QuestionType(str, enum.Enum):
+    MULTIPLE_CHOICE = "multiple_choice"
+    SHORT_ANSWER = "short_answer"
+
+
+@dataclass(frozen=True)
+class QuizQuestion:
+    """A generated question; it is only ever shown when ``answer`` was verified against ``passage``."""
+
+    question: str
+    choices: tuple[str, ...]
+    answer: str
+    source: SourceRef
+    passage: str
+    evidence: str = ""  # the passage sentence that contains / supports the answer
+    type: QuestionType = QuestionType.MULTIPLE_CHOICE
+    generator: str = "glossary"  # "glossary" (no model) or the model's name
+
+    def to_json(self) -> dict[str, Any]:
+        return {"question": self.question, "choices": list(self.choices), "answer": self.answer,
+                "type": self.type.value, "evidence": self.evidence, "generator": self.generator,
+                "source": self.source.to_json()}
+
+
+@dataclass(frozen=True)
+class GuideItem:
+    """One cited line of a chapter guide."""
+
+    text: str
+    source: SourceRef
+
+
+@dataclass(frozen=True)
+class ChapterGuide:
+    """A chapter's study guide: summary points, key terms and objectives, every line cited."""
+
+    book_id: str
+    chapter: str
+    title: str
+    objectives: tuple[GuideItem, ...]
+    summary: tuple[GuideItem, ...]
+    key_terms: tuple[GuideItem, ...]
+    generator: str = "extractive"
+
+    def to_json(self) -> dict[str, Any]:
+        def items(xs: tuple[GuideItem, ...]) -> list[dict[str, Any]]:
+            return [{"text": x.text, "source": x.source.to_json()} for x in xs]
+        return {"book_id": self.book_id, "chapter": self.chapter, "title": self.title,
+                "objectives": items(self.objectives), "summary": items(self.summary),
+                "key_terms": items(self.key_terms), "generator": self.generator}

@@ -1,0 +1,46 @@
+"""Chapter guides: objectives, summary and key terms, every line cited and found in its chunk; cached."""
+from __future__ import annotations
+
+import json
+
+from core.cli import main
+from core.study.guide import build_guide, chapter_guide
+from core.study.text import normalize
+
+
+def test_guide_lines_are_cited_and_verbatim(sample):
+    lib, book_id = sample
+    chunks = lib.study_chunks(book_id, chapter="1")
+    guide = build_guide(book_id, "1", chunks)
+    assert guide.title == "Describing Motion"
+    assert len(guide.objectives) == 4 and guide.objectives[0].text.startswith("distinguish between distance")
+    assert guide.summary and guide.key_terms
+    by_id = {c.id: normalize(c.text) for c in chunks}
+    for item in guide.objectives + guide.summary:
+        assert normalize(item.text) in by_id[item.source.chunk_id]
+
+
+def test_guide_is_cached_in_the_library(sample, capsys):
+    lib, book_id = sample
+    first = chapter_guide(lib, book_id, "2")
+    assert lib.study_cache_get(book_id, "guide:v2:2:extractive")
+    assert chapter_guide(lib, book_id, "2") == first
+    assert main(["--library", str(lib.root), "guide", book_id, "--chapter", "2", "--no-model", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["chapter"] == "2" and out["key_terms"][0]["source"]["page_start"]
+
+
+def test_model_summary_keeps_only_supported_sentences(sample):
+    from core.study.guide import model_summary
+    from tests.core.study.conftest import ScriptedJsonModel
+    lib, book_id = sample
+    chunks = lib.study_chunks(book_id, chapter="2")
+    model = ScriptedJsonModel(chat_reply="A force is a push or a pull exerted on an object by another object. "
+                                         "Forces were discovered on the Moon in 1969 by penguins.")
+    summary = model_summary(model, chunks)
+    texts = [i.text for i in summary]
+    assert texts and all(t.startswith("A force is a push") for t in texts)  # the invented one is dropped
+    by_id = {c.id: c for c in chunks}
+    assert all("push or a pull" in by_id[i.source.chunk_id].text for i in summary)
+    guide = chapter_guide(lib, book_id, "2", model=model, refresh=True)
+    assert guide.generator == "scripted" and guide.summary == summary[:1]

@@ -1,0 +1,48 @@
+"""Searching while an import runs: a reader sees the library before or after the book, never half of it."""
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+from core.library import Library
+from core.models import ImportStatus, SearchMode
+from tests.core.importers.pdf_fixtures import sample_book
+from tests.desktop.conftest import make_pdf
+from tests.fakes import HashingEmbedder
+
+
+def test_readers_never_see_a_half_imported_book(tmp_path: Path):
+    with Library(tmp_path / "lib", embedder=HashingEmbedder()) as lib:
+        assert lib.import_book(sample_book(tmp_path / "first.pdf")).status is ImportStatus.IMPORTED
+        big = make_pdf(tmp_path / "big.pdf", pages_per_chapter=40, repeat=4)
+        done = threading.Event()
+        seen: list[tuple[int, int, int]] = []
+        errors: list[BaseException] = []
+
+        def reader() -> None:
+            try:
+                while not done.is_set():
+                    books = lib.books()
+                    counts = {b.id: lib.chunk_count(b.id) for b in books}
+                    hits = lib.search("chapter section text", 20, mode=SearchMode.HYBRID)
+                    assert {h.chunk.book_id for h in hits} <= set(counts), "a hit from a book not yet visible"
+                    seen.append((len(books), sum(counts.values()), len(hits)))
+            except BaseException as exc:  # reported on the main thread
+                errors.append(exc)
+
+        threads = [threading.Thread(target=reader) for _ in range(2)]
+        for t in threads:
+            t.start()
+        result = lib.import_book(big)
+        done.set()
+        for t in threads:
+            t.join(30)
+        assert not errors, errors
+        assert result.status is ImportStatus.IMPORTED
+        before = lib.chunk_count() - lib.chunk_count(result.book.id)
+        states = {(n, total) for n, total, _ in seen}
+        assert states <= {(1, before), (2, lib.chunk_count())}, states
+        assert (1, before) in states and len(seen) > 5
+        ids = lib.vector_index().ids()
+        assert len(ids) == len(set(ids)) == lib.chunk_count(), "no vector indexed twice or missed"
+        assert lib.doctor().ok

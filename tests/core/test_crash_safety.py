@@ -1,0 +1,125 @@
+"""SIGKILL at any moment of an import (or a removal) leaves a library that opens, passes ``doctor`` and
+searches, with the book either absent or complete; importing again then works."""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from core.library import Library
+from core.models import ImportStatus
+from tests.core.importers.pdf_fixtures import sample_book
+from tests.fakes import HashingEmbedder
+
+REPO = Path(__file__).resolve().parents[2]
+
+# The child imports (or removes) a book and SIGKILLs itself at one named point: deterministic, and the
+# same as a kill from outside at that moment (no cleanup code runs).
+CHILD = textwrap.dedent("""
+    import os, shutil, signal, sys
+    sys.path.insert(0, {repo!r})
+    import core.library as L
+    from core.vector_index import VectorIndex
+    from tests.fakes import HashingEmbedder
+    point, root, pdf = sys.argv[1:4]
+
+    def die(*_a, **_k):
+        os.kill(os.getpid(), signal.SIGKILL)
+
+    def after(fn):
+        def wrapped(*a, **k):
+            out = fn(*a, **k)
+            die()
+            return out
+        return wrapped
+
+    def progress(stage, done, total):
+        if stage == point and done >= 1:
+            die()
+
+    if point == "copying":  # half the file copied
+        def half_copy(src, dst):
+            data = open(src, "rb").read()
+            open(dst, "wb").write(data[: len(data) // 2])
+            die()
+        L.shutil.copyfile = half_copy
+    elif point == "in-transaction":  # rows written, COMMIT not reached
+        L.insert_chunks = after(L.insert_chunks)
+    elif point in ("before-index-save", "mid-index-save"):
+        # Opening an empty library saves an empty index (generation 0) first; the import's is later.
+        import core.vector_index as V
+        real_save = VectorIndex.save
+
+        def save(self, generation):
+            if generation >= 1:
+                if point == "before-index-save":  # committed; FAISS file not yet written
+                    die()
+                V._fsync_replace = die  # the FAISS temp file is written, never renamed
+            return real_save(self, generation)
+        VectorIndex.save = save
+    lib = L.Library(root, embedder=HashingEmbedder())
+    if point.startswith("remove-"):
+        if point == "remove-before-commit":
+            L.Library._bump_generation = after(L.Library._bump_generation)
+        else:
+            VectorIndex.save = die
+        lib.remove(lib.books()[0].id)
+    else:
+        lib.import_book(pdf, progress=progress)
+    print("finished without being killed")
+""").format(repo=str(REPO))
+
+IMPORT_POINTS = ["reading pages", "chunking", "embedding", "copying", "in-transaction", "before-index-save",
+                 "mid-index-save"]
+
+
+def run_child(tmp_path: Path, point: str, root: Path, pdf: Path) -> None:
+    script = tmp_path / "child.py"
+    script.write_text(CHILD, encoding="utf-8")
+    proc = subprocess.run([sys.executable, str(script), point, str(root), str(pdf)], capture_output=True,
+                          text=True, timeout=120, cwd=REPO, env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert proc.returncode == -signal.SIGKILL, (point, proc.returncode, proc.stdout, proc.stderr[-2000:])
+
+
+def check_library(root: Path, pdf: Path, *, expect_book: bool | None) -> None:
+    with Library(root, embedder=HashingEmbedder()) as lib:
+        books = lib.books()
+        if expect_book is not None:
+            assert bool(books) == expect_book
+        report = lib.doctor()
+        assert report.ok, report.problems
+        leftovers = [p.name for p in (root / "books").iterdir() if not p.name.startswith(tuple(b.id for b in books))]
+        assert leftovers == [], leftovers
+        for book in books:  # complete: every page, chunks, vectors in FAISS, its file
+            assert book.page_count == 8 and lib.chunk_count(book.id) > 0
+            assert lib.book_file(book.id).is_file()
+            assert lib.vector_index().ntotal == lib.chunk_count()
+        hits = lib.search("scientific study of the mind", 3)
+        assert bool(hits) == bool(books)
+        again = lib.import_book(pdf)
+        assert again.status is (ImportStatus.DUPLICATE if books else ImportStatus.IMPORTED)
+        assert lib.search("scientific study of the mind", 3) and lib.doctor().ok
+
+
+@pytest.mark.parametrize("point", IMPORT_POINTS)
+def test_sigkill_during_an_import(tmp_path: Path, point: str):
+    pdf = sample_book(tmp_path / "book.pdf")
+    root = tmp_path / "lib"
+    run_child(tmp_path, point, root, pdf)
+    committed = point in ("before-index-save", "mid-index-save")
+    check_library(root, pdf, expect_book=committed)
+
+
+@pytest.mark.parametrize("point", ["remove-before-commit", "remove-after-commit"])
+def test_sigkill_during_a_removal(tmp_path: Path, point: str):
+    pdf = sample_book(tmp_path / "book.pdf")
+    root = tmp_path / "lib"
+    with Library(root, embedder=HashingEmbedder()) as lib:
+        assert lib.import_book(pdf).status is ImportStatus.IMPORTED
+    run_child(tmp_path, point, root, pdf)
+    check_library(root, pdf, expect_book=point == "remove-before-commit")

@@ -1,0 +1,136 @@
+"""The Study tab (pytest-qt): practice with feedback, card review and export, a quiz, the guide."""
+from __future__ import annotations
+
+import zipfile
+
+import pytest
+
+from core.library import Library
+from core.resources import sample_books
+from desktop.study import StudyPanel
+from tests.fakes import FakeEmbedder
+
+
+@pytest.fixture(scope="module")
+def library(tmp_path_factory):
+    embedder = FakeEmbedder()
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr("core.embedding.default_embedder", lambda: embedder)
+        with Library(tmp_path_factory.mktemp("study-ui") / "lib", embedder=embedder) as lib:
+            lib.import_book(sample_books()[0].with_suffix(".md"))
+            yield lib
+
+
+@pytest.fixture
+def panel(qtbot, library):
+    w = StudyPanel(library)  # no model factory: extractive feedback, glossary quizzes
+    qtbot.addWidget(w)
+    w.reload()
+    qtbot.waitUntil(lambda: not w.jobs.busy(), timeout=15_000)
+    yield w
+    w.shutdown()
+
+
+def test_practice_lists_chapter_exercises_and_gives_cited_feedback(qtbot, panel):
+    assert panel.chapter.count() >= 4 and panel.chapter_number() == "1"
+    assert [e.label for e in panel.shown] == ["1.1", "1.2", "1.3", "1.4", "1.5"]
+    panel.exercise_list.setCurrentRow(1)
+    assert "90 km/h" in panel.exercise_text.toPlainText()
+    panel.answer.setPlainText("25 m/s")
+    panel.check_answer()
+    qtbot.waitUntil(lambda: "Correct" in panel.feedback.toPlainText(), timeout=15_000)
+    assert "[1]" in panel.feedback.toPlainText()
+    panel.show_like()
+    assert panel.shown[0].label == "1.2" and len(panel.shown) > 1
+
+
+def test_cards_review_and_export(qtbot, panel, tmp_path):
+    panel.tabs.setCurrentIndex(1)
+    due_before = len(panel.due)
+    assert due_before > 0 and panel.card_front.text() == panel.due[0].card.front
+    panel.reveal_card()
+    assert panel.card_back.text() and panel.rate_buttons["good"].isEnabled()
+    panel.rate_card("good")
+    assert len(panel.due) == due_before - 1
+    panel.export_cards(str(tmp_path / "ch1.apkg"))
+    with zipfile.ZipFile(tmp_path / "ch1.apkg") as zf:
+        assert "collection.anki2" in zf.namelist()
+
+
+def test_quiz_without_a_model(qtbot, panel):
+    panel.chapter.setCurrentIndex(panel.chapter.findData("2"))
+    qtbot.waitUntil(lambda: not panel.jobs.busy(), timeout=15_000)
+    panel.quiz_count.setValue(2)
+    panel.make_quiz()
+    qtbot.waitUntil(lambda: panel.generate_button.isEnabled(), timeout=15_000)
+    assert len(panel.questions) == 2
+    q = panel.questions[0]
+    panel.choice_buttons[list(q.choices).index(q.answer)].setChecked(True)
+    assert panel.submit_choice() is True and "Right" in panel.quiz_result.text()
+    panel.next_question()
+    assert panel.question.text().startswith("2/2")
+
+
+def test_guide(qtbot, panel):
+    qtbot.waitUntil(lambda: "Objectives" in panel.guide_view.toPlainText(), timeout=15_000)
+    assert "Key terms" in panel.guide_view.toPlainText()
+
+
+def test_main_window_has_a_study_tab_that_loads_when_shown(qtbot, library):
+    from desktop.main_window import MainWindow
+    from desktop.settings import AppSettings
+    window = MainWindow(library, settings=AppSettings(), warm_up=False)
+    qtbot.addWidget(window)
+    window.study.model_factory = None  # no chat model in this test
+    assert window.study.book.count() == 0  # nothing loaded while the Chat tab is showing
+    window.center.setCurrentWidget(window.study)
+    qtbot.waitUntil(lambda: len(window.study.shown) == 5, timeout=15_000)
+    window.shutdown()
+
+
+def test_quiz_with_a_model_runs_in_the_background_and_closes_the_model(qtbot, library):
+    from tests.core.study.conftest import ScriptedJsonModel
+    reply = {"question": "What is the name of the energy stored by lifting an object?",
+             "distractors": ["kinetic energy", "work", "power"]}
+    model = ScriptedJsonModel([reply] * 10)
+    w = StudyPanel(library, model_factory=lambda: model)
+    qtbot.addWidget(w)
+    w.reload()
+    qtbot.waitUntil(lambda: not w.jobs.busy(), timeout=15_000)
+    w.chapter.setCurrentIndex(w.chapter.findData("3"))
+    qtbot.waitUntil(lambda: not w.jobs.busy(), timeout=15_000)
+    w.quiz_count.setValue(2)
+    w.make_quiz()
+    qtbot.waitUntil(lambda: w.generate_button.isEnabled(), timeout=15_000)
+    assert len(w.questions) == 2 and model.prompts  # the model was asked (glossary tops up what it misses)
+    w.shutdown()
+    assert model.closed
+
+
+def test_progress_heat_map_reaches_the_sidebar(qtbot, library):
+    from desktop.main_window import MainWindow
+    from desktop.settings import AppSettings
+    window = MainWindow(library, settings=AppSettings(), warm_up=False)
+    qtbot.addWidget(window)
+    window.study.model_factory = None
+    window.center.setCurrentWidget(window.study)
+    qtbot.waitUntil(lambda: len(window.study.shown) == 5, timeout=15_000)
+    qtbot.waitUntil(lambda: not window.study.jobs.busy(), timeout=15_000)  # the first progress is in
+    exercise = window.study.shown[0]
+    window.study.answer.setPlainText("8.0 km")
+    with qtbot.waitSignal(window.study.progressReady, timeout=15_000) as blocker:
+        window.study.check_answer()
+    book_id, progress = blocker.args
+    assert progress[exercise.source.section_id][0] > 0
+    book = window.sidebar.model.book_item(book_id)
+    shaded = []
+    stack = [book]
+    while stack:
+        item = stack.pop()
+        for row in range(item.rowCount()):
+            child = item.child(row, 0)
+            stack.append(child)
+            if "Study: practised" in child.toolTip() and child.background().color().alpha() > 0:
+                shaded.append(child.text())
+    assert shaded
+    window.shutdown()
