@@ -20,6 +20,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+from core.indexing import embed_text  # noqa: E402
 from core.library import Library  # noqa: E402
 
 BENCH = REPO.parent / "shared" / "bench"
@@ -50,7 +51,7 @@ def main() -> int:
     peak_rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     book = result.book
     chunks = lib.chunks(r[0] for r in lib.reader.execute("SELECT id FROM chunks WHERE book_id = ?", [book.id]))
-    texts = [f"{c.chapter_title} › {c.section_title}\n{c.text}" for c in chunks.values()]
+    texts = [embed_text(c) for c in chunks.values()]
     _, emb_wall, emb_cpu = timed(lambda: lib.embedder.encode(texts))
 
     print(f"{pdf.name}: {book.page_count} pages, {len(texts)} chunks ({result.status.value})")

@@ -30,6 +30,7 @@ import numpy as np
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+from core.evaluation import percentile  # noqa: E402
 from core.library import Library  # noqa: E402
 from core.resources import sample_books  # noqa: E402
 
@@ -46,7 +47,7 @@ def dir_mib(path: Path) -> float:
 
 
 def pct(values: list[float], q: float) -> float:
-    return float(np.percentile(values, q)) if values else 0.0
+    return percentile(sorted(values), q)  # nearest rank, as ``lantern eval`` reports
 
 
 def clone_book(db, src_path: Path, src_book: str, n: int) -> str:

@@ -169,8 +169,9 @@ class Doctor:
                         lambda: self._reembed(todo))
 
     def _reembed(self, chunk_ids: list[int]) -> None:
+        from core.indexing import embed_text
         chunks = self.lib.chunks(chunk_ids)
-        texts = [f"{c.chapter_title} › {c.section_title}\n{c.text}" for c in chunks.values()]
+        texts = [embed_text(c) for c in chunks.values()]
         matrix = np.asarray(self.lib.embedder.encode(texts), dtype=np.float32)
         with self.lib._writing():
             for cid, vec in zip(chunks, matrix):

@@ -69,6 +69,12 @@ def insert_chunks(db: sqlite_utils.Database, book_id: BookId, parsed: ParsedBook
     return ids
 
 
+def embed_text(chunk: Chunk) -> str:
+    """What a stored chunk is embedded from when its vector must be made again: titles, then text
+    (import itself pools late-chunked sentence vectors and never calls this)."""
+    return f"{chunk.chapter_title} › {chunk.section_title}\n{chunk.text}"
+
+
 def iter_vectors(db: sqlite_utils.Database, dimension: int, batch: int = 4096
                  ) -> Iterator[tuple[np.ndarray, np.ndarray]]:
     """Stream (ids, matrix) batches of every stored vector, for rebuilding FAISS."""

@@ -11,11 +11,11 @@ import re
 from collections.abc import Callable, Iterator, Sequence
 
 from core.models import Answer, AnswerEvent, AnswerEventKind, Chunk, ChunkRole, Citation, Hit, Source
+from core.answer_parts import stream_words
 from core.search import query_terms
 
 log = logging.getLogger(__name__)
 
-_TOKEN_SPLIT = re.compile(r"(\s+)")
 _FALLBACK_SENTENCES = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9(])")
 _SENTENCE_END = re.compile(r"[.!?:;][\"”’)\]]*$")
 _EXERCISE_ITEM = re.compile(r"^\(?[a-h0-9]{1,2}[.)]\s")
@@ -117,13 +117,6 @@ def answer_order(sources: Sequence[Source]) -> list[Source]:
     return sorted(sources, key=lambda s: _ROLE_ORDER.get(s.chunk.role, 1))
 
 
-def stream_words(text: str, cancel: Callable[[], bool]) -> Iterator[AnswerEvent]:
-    """``TOKEN`` events, one per word (with its following space), until ``cancel()``."""
-    for piece in _TOKEN_SPLIT.split(text):
-        if cancel():
-            return
-        if piece:
-            yield AnswerEvent(AnswerEventKind.TOKEN, text=piece)
 
 
 class SearchOnlyAsker:
