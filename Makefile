@@ -5,6 +5,7 @@ SHELL := /bin/bash
 VENV := .venv
 PY := $(VENV)/bin/python
 DEMO_LIBRARY ?= .lantern-demo
+DEMO_QUESTION ?= What is the difference between speed and velocity?
 DEBIAN_PDFS ?= .cache/debian-pdfs
 
 .PHONY: setup demo test test-fast debian-pdfs clean
@@ -13,7 +14,13 @@ setup:
 	@packaging/setup-venv.sh
 
 demo: setup
-	@$(VENV)/bin/lantern --library $(DEMO_LIBRARY) demo
+	@$(VENV)/bin/lantern --library $(DEMO_LIBRARY) demo --ask "$(DEMO_QUESTION)"
+	@if [ -n "$${DISPLAY}$${WAYLAND_DISPLAY}" ] || [ "$$(uname)" = Darwin ]; then \
+		echo "Opening the desktop app on $(DEMO_LIBRARY) …"; \
+		$(VENV)/bin/lantern-desktop --library $(DEMO_LIBRARY) --import-sample; \
+	else \
+		echo "(no display here: on a desktop, run  $(VENV)/bin/lantern-desktop --library $(DEMO_LIBRARY)  to open the app)"; \
+	fi
 
 # Real PDFs from Debian packages (R-intro, octave) used by the real-data tests and benchmarks.
 debian-pdfs:

@@ -22,7 +22,6 @@ The load average is printed beside every phase: on a shared 2-core machine it mo
 """
 from __future__ import annotations
 
-import argparse
 import json
 import logging
 import os
@@ -34,6 +33,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 BENCH = REPO.parent / "shared" / "bench"
 sys.path.insert(0, str(REPO))
+
+from benchmarks.common import dev_parser  # noqa: E402
 
 from core.answer import AnswerSettings, Tutor  # noqa: E402
 from core.attribution import parse_citations  # noqa: E402
@@ -244,9 +245,7 @@ def run_mc(model_key: str, lib: Library, n: int) -> dict:
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--psy", default="/tmp/bench-psy", help="library holding Psychology 2e")
-    ap.add_argument("--chem", default="/tmp/bench-chem", help="library holding Chemistry 2e")
+    ap = dev_parser(__doc__.split("\n")[0], limits=False)
     ap.add_argument("--models", default="qwen2.5-coder-0.5b")
     ap.add_argument("--n", type=int, default=20, help="dev questions for latency and citations")
     ap.add_argument("--mc", type=int, default=30, help="Psychology multiple-choice questions")

@@ -15,7 +15,6 @@ prints them beside the ones in ``core/coverage.py``; the rates are then shown fo
 """
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import sys
@@ -25,6 +24,8 @@ import numpy as np
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
+
+from benchmarks.common import dev_parser  # noqa: E402
 
 from core import coverage  # noqa: E402
 from core.evaluation import load_questions  # noqa: E402
@@ -58,11 +59,7 @@ def fit_logistic(x: np.ndarray, y: np.ndarray, w: np.ndarray, l2: float = 0.1, s
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--psy", default="/tmp/bench-psy")
-    ap.add_argument("--chem", default="/tmp/bench-chem")
-    ap.add_argument("--limit-psy", type=int)
-    ap.add_argument("--limit-chem", type=int, default=800)
+    ap = dev_parser(__doc__)
     ap.add_argument("--fit", action="store_true", help="re-fit the weights on this run and show both")
     ap.add_argument("-k", type=int, default=10, help="passages retrieved per question (the answer step asks for 4)")
     args = ap.parse_args()

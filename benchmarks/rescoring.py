@@ -15,7 +15,6 @@ Prints one table per book, search latency p50/p95 per variant, and the load aver
 """
 from __future__ import annotations
 
-import argparse
 import os
 import re
 import sys
@@ -26,6 +25,8 @@ import numpy as np
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
+
+from benchmarks.common import dev_parser  # noqa: E402
 
 from core.evaluation import evaluate, format_table, load_questions  # noqa: E402
 from core.library import Library  # noqa: E402
@@ -71,11 +72,7 @@ def run_book(name: str, lib: Library, questions, variants: dict) -> None:
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--psy", default="/tmp/bench-psy")
-    ap.add_argument("--chem", default="/tmp/bench-chem")
-    ap.add_argument("--limit-psy", type=int)
-    ap.add_argument("--limit-chem", type=int, default=800)
+    ap = dev_parser(__doc__)
     ap.add_argument("--cross-encoder", metavar="DIR")
     ap.add_argument("--top-n", type=int, default=10, help="cross-encoder candidates (default 10)")
     ap.add_argument("--max-length", type=int, default=128, help="cross-encoder tokens per pair (default 128)")

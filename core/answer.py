@@ -28,7 +28,8 @@ from typing import Any
 from core import coverage as _coverage
 from core.answer_parts import (Prepared, build_citations, extractive_text, refusal_text, section_name,
                                sentence_candidates, stream_words)
-from core.attribution import (MarkerFilter, Support, attribute, best_quotes, render, split_answer)
+from core.attribution import (MarkerFilter, Support, attribute, best_quotes, render, split_answer,
+                              strip_source_tags)
 from core.context import SYSTEM_PROMPT, approx_tokens, build_sources, fit_prompt
 from core.errors import LanternError, ModelUnavailableError
 from core.llm_base import PromptTooLongError
@@ -282,7 +283,7 @@ class Tutor:
     def _finish(self, base: Answer, raw: str, prep: Prepared, sources: tuple[Source, ...], beyond: bool,
                 uncovered: bool, timings: dict[str, float], ms: Callable[[], float]) -> Answer:
         t = time.perf_counter()
-        sentences = split_answer(raw)
+        sentences = split_answer(strip_source_tags(raw))
         self._embed_candidates(base.search_question, prep, [s for _, s, _ in sentences])
         sims = prep.answer_sims
         passages = {s.n: s.text for s in sources}

@@ -98,6 +98,15 @@ def strip_citations(text: str) -> str:
     return _MARKER.sub("", text).strip()
 
 
+_SOURCE_TAG = re.compile(r"\s*(?:</?source\b[^>]*>|\[/?source\b[^\]]*\])", re.I)
+_TAG_STARTS = ("[/source]", "[source]")
+
+
+def strip_source_tags(text: str) -> str:
+    """Remove echoes of the prompt's ``<source>``/``</source>`` tags (small models copy them, also as ``[/source]``)."""
+    return re.sub(r"[ \t]{2,}", " ", _SOURCE_TAG.sub(" ", text)).strip()
+
+
 def keep_valid_citations(text: str, valid: Sequence[int] | set[int]) -> str:
     """Drop markers (or the numbers inside them) that do not name one of the ``valid`` sources."""
     ok = set(valid)
@@ -139,6 +148,12 @@ class MarkerFilter:
             out.append(self.pending[:k])
             rest, lead = self.pending[k:], i - k
             j = rest.find("]")
+            if j < 0 and any(t.startswith(rest[lead:].lower()) for t in _TAG_STARTS):
+                self.pending = rest  # maybe an echoed "[/source]": wait for the rest of it
+                break
+            if j >= 0 and _SOURCE_TAG.fullmatch(rest[lead:j + 1]):
+                self.pending = rest[j + 1:]  # an echoed tag: drop it
+                continue
             if j < 0:
                 if len(rest) - lead > 12 or not re.fullmatch(r"\[[\d\s,;–\-]*", rest[lead:]):
                     out.append(rest[:lead + 1])  # not a marker: release the bracket, re-scan the rest
@@ -228,7 +243,7 @@ def attribute(sentences: Sequence[tuple[int, str, tuple[int, ...]]], passages: d
     e.g. when no embedder is available).  A source's score for a sentence is
     ``EMBED_WEIGHT × best cosine + (1 − EMBED_WEIGHT) × overlap with the whole passage``.  With
     ``beyond_book``, sentences from the paragraph that starts with "Beyond the book:" onwards are
-    kept without judging them.
+    kept without judging them; without it, such a paragraph is dropped.
     """
     passage_stems = {n: stems(t) for n, t in passages.items()}
     by_source: dict[int, list[int]] = {}
@@ -237,10 +252,12 @@ def attribute(sentences: Sequence[tuple[int, str, tuple[int, ...]]], passages: d
     out: list[Attributed] = []
     beyond_from: int | None = None
     for i, (para, text, cited) in enumerate(sentences):
-        if beyond_book and beyond_from is None and text.lower().startswith(BEYOND_BOOK_LABEL.lower()):
+        if beyond_from is None and text.lower().startswith(BEYOND_BOOK_LABEL.lower()):
             beyond_from = para
         if beyond_from is not None and para >= beyond_from:
-            out.append(Attributed(text, Support.BEYOND, paragraph=para))
+            # Asked for: kept, labelled, not judged.  Not asked for (small models copy the instruction):
+            # dropped, whatever it says.
+            out.append(Attributed(text, Support.BEYOND if beyond_book else Support.NONE, paragraph=para))
             continue
         if is_connective(text):
             out.append(Attributed(text, Support.CONNECTIVE, paragraph=para))
@@ -282,11 +299,15 @@ def attribute(sentences: Sequence[tuple[int, str, tuple[int, ...]]], passages: d
 
 
 def render(attributed: Sequence[Attributed]) -> str:
-    """The answer text rebuilt from kept sentences, each supported one followed by its ``[n]``."""
+    """The answer text rebuilt from kept sentences, each supported one followed by its ``[n]``; a sentence
+    the model wrote twice is kept once (small models loop)."""
     paras: dict[int, list[str]] = {}
+    seen: set[str] = set()
     for a in attributed:
-        if a.support is Support.NONE:
+        key = " ".join(a.text.lower().split())
+        if a.support is Support.NONE or (key in seen and len(key) > 20):
             continue
+        seen.add(key)
         s = a.text
         if a.source is not None:
             m = re.search(r"[.!?:;][\"”’)]*$", s)

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from core import enrich
+from core.chunk_reuse import SegmentLookup, reusable, segment_key
 from core.embedding import TextEmbedder, release_heap
 from core.importers.base import CancelFn, ProgressFn, check_cancel
 from core.models import Block, BlockKind, ChunkDraft, ChunkRole, ParsedBook, SectionKind
@@ -86,6 +87,7 @@ class _Segment:
     sums: np.ndarray | None = None  # (units, dim) summed token vectors
     prefix_sums: list[np.ndarray] = field(default_factory=list)  # one per window of the segment
     unit_window: list[int] = field(default_factory=list)  # window (within segment) of each unit
+    key: str = ""  # what the model would see, hashed (core.chunk_reuse)
 
 
 @dataclass
@@ -96,6 +98,7 @@ class Prepared:
     segments: list[_Segment]
     window_limit: int
     dimension: int
+    reused: dict[int, tuple[list[tuple[int, int]], np.ndarray]] = field(default_factory=dict)  # by segment
 
 
 # -- planning ------------------------------------------------------------------------------------
@@ -393,12 +396,25 @@ def cut_ranges(tokens: list[int], sims: np.ndarray, *, budget: int, min_tokens: 
 
 # -- assembling ----------------------------------------------------------------------------------
 def prepare(parsed: ParsedBook, embedder: TextEmbedder, config: ChunkConfig = ChunkConfig(), *,
-            progress: ProgressFn | None = None, cancel: CancelFn | None = None) -> Prepared:
-    """Plan + the one embedding pass (what ``chunk_book`` does before cutting)."""
+            progress: ProgressFn | None = None, cancel: CancelFn | None = None,
+            reuse: SegmentLookup | None = None) -> Prepared:
+    """Plan + the one embedding pass (what ``chunk_book`` does before cutting); segments ``reuse``
+    finds stored (an earlier edition) skip the pass."""
     segments = plan_book(parsed, embedder, config, progress=progress, cancel=cancel)
     release_heap()  # Punkt training and bulk tokenising leave tens of MB of freed fragments
-    embed_segments(segments, embedder, config, progress=progress, cancel=cancel)
-    return Prepared(parsed, segments, embedder.max_tokens - embedder.special_tokens, embedder.dimension)
+    salt = f"{CHUNKER_VERSION}|{embedder.model_name}|{config!r}"
+    reused: dict[int, tuple[list[tuple[int, int]], np.ndarray]] = {}
+    for si, seg in enumerate(segments):
+        seg.key = segment_key(seg.prefix_ids, [(u.atomic, u.ids) for u in seg.units], short=seg.short, salt=salt)
+        found = reusable(reuse(seg.key), len(seg.units), embedder.dimension) if reuse is not None else None
+        if found is not None:
+            reused[si] = found
+    if reused:
+        log.info("reusing the vectors of %d of %d segments (unchanged since an earlier import)",
+                 len(reused), len(segments))
+    embed_segments([seg for si, seg in enumerate(segments) if si not in reused], embedder, config,
+                   progress=progress, cancel=cancel)
+    return Prepared(parsed, segments, embedder.max_tokens - embedder.special_tokens, embedder.dimension, reused)
 
 
 def finish(prep: Prepared, embedder: TextEmbedder, config: ChunkConfig = ChunkConfig(), *,
@@ -417,6 +433,12 @@ def finish(prep: Prepared, embedder: TextEmbedder, config: ChunkConfig = ChunkCo
     vectors: list[np.ndarray] = []
     for si, seg in enumerate(prep.segments):
         check_cancel(cancel)
+        if si in prep.reused:
+            ranges, pooled = prep.reused[si]
+            vectors.append(pooled)
+            for a, b in ranges:
+                drafts.append(_draft(parsed, seg, a, b, len(drafts), scorer, unit_terms[si]))
+            continue
         tokens = [len(u.ids) for u in seg.units]
         assert seg.sums is not None, "embed_segments must run first"
         sims = boundary_similarities(seg.sums, config.valley_window)
@@ -477,19 +499,20 @@ def _draft(parsed: ParsedBook, seg: _Segment, a: int, b: int, ordinal: int,
         role=role, page_start=min(pages), page_end=max(pages),
         token_count=sum(len(u.ids) for u in units),
         key_terms=enrich.key_terms(text, emphasis, extra=keyphrases),
-        has_equation=enrich.has_equation(text, kinds), figure_refs=enrich.figure_refs(text))
+        has_equation=enrich.has_equation(text, kinds), figure_refs=enrich.figure_refs(text),
+        segment_key=seg.key, unit_start=a, unit_end=b)
 
 
 def chunk_book(parsed: ParsedBook, embedder: TextEmbedder, *, progress: ProgressFn | None = None,
-               cancel: CancelFn | None = None, config: ChunkConfig = ChunkConfig()
-               ) -> tuple[list[ChunkDraft], np.ndarray]:
+               cancel: CancelFn | None = None, config: ChunkConfig = ChunkConfig(),
+               reuse: SegmentLookup | None = None) -> tuple[list[ChunkDraft], np.ndarray]:
     """Chunk and embed a book -> (drafts in reading order, float32 L2-normalised vectors, one per draft).
 
     Progress stages: "chunking" (planning and cutting) and "embedding" (windows done/total).
     Raises ``ImportCancelled`` when ``cancel()`` turns true, ``ModelUnavailableError`` if the model
-    cannot load.
+    cannot load.  ``reuse`` (see ``core.chunk_reuse``) supplies stored vectors of unchanged segments.
     """
-    prep = prepare(parsed, embedder, config, progress=progress, cancel=cancel)
+    prep = prepare(parsed, embedder, config, progress=progress, cancel=cancel, reuse=reuse)
     drafts, vectors = finish(prep, embedder, config, progress=progress, cancel=cancel)
     log.info("chunked %r: %d chunks from %d segments (chunker %s)", parsed.title, len(drafts),
              len(prep.segments), CHUNKER_VERSION)

@@ -82,6 +82,7 @@ def build_parser() -> argparse.ArgumentParser:
     _json_flag(p)
 
     p = sub.add_parser("demo", help="import the bundled sample textbook and show its contents")
+    p.add_argument("--ask", metavar="QUESTION", help="then answer QUESTION from it (as `lantern ask`)")
     _json_flag(p)
 
     p = sub.add_parser("remove", help="remove a book and everything derived from it")
@@ -352,7 +353,13 @@ def cmd_demo(lib: Library, args: argparse.Namespace) -> int:
     sys.stdout.write(sink.getvalue())
     sys.stdout.write(f"\nLibrary: {lib.root}\n\n")
     args.book_id = book.id
-    return cmd_toc(lib, args)
+    status = cmd_toc(lib, args)
+    if status or not args.ask:
+        return status
+    sys.stdout.write(f"\nQuestion: {args.ask}\n\n")
+    sys.stdout.flush()
+    ask = build_parser().parse_args(["ask", args.ask, "--book", book.id])
+    return cmd_ask(lib, ask)
 
 
 @command("ask")

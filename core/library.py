@@ -28,6 +28,7 @@ from core.errors import (BookImportError, BookNotFoundError, EmptyDocumentError,
 from core.importers import read_book
 from core.importers.base import CancelFn, ProgressFn, check_cancel, no_progress
 from core.indexing import insert_chunks, iter_vectors
+from core.library_records import RecordsMixin
 from core.models import (Book, BookId, Chunk, Hit, ImportResult, ImportStatus, Page, ParsedBook, SearchMode,
                          Section, SectionKind, SourceFormat)
 from core.paths import default_library_dir
@@ -50,7 +51,7 @@ def file_sha256(path: Path) -> str:
     return h.hexdigest()
 
 
-class Library:
+class Library(RecordsMixin):
     """A student's library of books, stored in one folder.
 
     Thread-safety: reads may happen from any thread; writes (import, remove) are serialised by an
@@ -182,7 +183,8 @@ class Library:
             timings.append(("read", time.perf_counter() - t0))
             check_cancel(cancel)
             from core.chunking import chunk_book
-            drafts, vectors = chunk_book(parsed, self.embedder, progress=progress, cancel=cancel)
+            drafts, vectors = chunk_book(parsed, self.embedder, progress=progress, cancel=cancel,
+                                         reuse=self._stored_segment)
             if not drafts:  # e.g. every line was taken for a running header: nothing could be found
                 raise EmptyDocumentError(f"{src.name} has no body text Lantern can search (only headers, "
                                          "footers or page numbers were found).")
@@ -194,6 +196,13 @@ class Library:
         except LanternError as exc:
             log.warning("import of %s failed: %s", src, exc.message)
             return ImportResult(str(src), ImportStatus.ERROR, error=exc.message, error_code=exc.code)
+
+    def _stored_segment(self, key: str) -> list[tuple[int, int, bytes]]:
+        """The chunks of one stored copy of chunker segment ``key`` (for ``core.chunk_reuse``)."""
+        return self.reader.execute(
+            "SELECT c.unit_start, c.unit_end, v.vector FROM chunks c JOIN vectors v ON v.chunk_id = c.id"
+            " WHERE c.segment_key = ? AND c.book_id = (SELECT book_id FROM chunks WHERE segment_key = ? LIMIT 1)"
+            " ORDER BY c.ordinal", [key, key]).fetchall()
 
     def _store(self, src: Path, digest: str, parsed: ParsedBook, drafts, vectors, progress: ProgressFn,
                cancel: CancelFn | None) -> Book:
@@ -430,93 +439,6 @@ class Library:
         found = self.chunks(sorted(ids))
         return [found[i] for i in sorted(found)]
 
-    def create_conversation(self, title: str = "", book_id: str | None = None):
-        """Start a conversation (``title``: usually the first question) and return it (no turns yet)."""
-        if book_id:
-            book_id = self.book(book_id).id
-        now = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
-        with self._writing():
-            cid = store.insert_conversation(self.db, " ".join(title.split())[:200], book_id, now)
-        return self.load_conversation(cid)
-
-    def append_turn(self, conversation_id: int, turn):
-        """Append a question/answer ``Turn`` to a conversation; returns it with its ordinal and time."""
-        now = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
-        with self._writing():
-            return store.insert_turn(self.db, conversation_id, turn, now)
-
-    def conversations(self, book_id: str | None = None):
-        """Stored conversations, most recently updated first (``turns`` empty, ``turn_count`` set)."""
-        return store.list_conversations(self.reader, book_id)
-
-    def load_conversation(self, conversation_id: int):
-        """One conversation with all its turns in order (``LibraryError`` if it does not exist)."""
-        return store.load_conversation(self.reader, conversation_id)
-
-    def delete_conversation(self, conversation_id: int) -> None:
-        """Remove a conversation and its turns."""
-        with self._writing():
-            self.db.execute("DELETE FROM conversations WHERE id = ?", [conversation_id])
-
-    # -- study tools (core/study; SQL in core.study.store, used only from here) -----------------
-    def study_chunks(self, book_id: str, *, chapter: str | None = None, roles: tuple[str, ...] = ()) -> list[Chunk]:
-        """A book's chunks in reading order, optionally one chapter (its number, "3" or "A") and roles."""
-        from core.study import store as study_store
-        ids = study_store.chunk_ids(self.reader, self.book(book_id).id, chapter, roles)
-        found: dict[int, Chunk] = {}
-        for i in range(0, len(ids), 500):
-            found.update(self.chunks(ids[i:i + 500]))
-        return [found[i] for i in ids if i in found]
-
-    def add_cards(self, book_id: str, cards, schedule: str, due: str) -> int:
-        """Store new flashcards (``core.study.models.Flashcard``) with an initial schedule (JSON) and due
-        time; a card whose front the book already has is skipped.  Returns how many were added."""
-        from core.study import store as study_store
-        bid = self.book(book_id).id
-        with self._writing():
-            return study_store.insert_cards(self.db, bid, cards, schedule, due, _utc_now())
-
-    def cards(self, book_id: str, *, chapter: str | None = None, due_before: str | None = None) -> list:
-        """Stored flashcards (``core.study.models.StoredCard``), soonest due first; ``due_before``: ISO time."""
-        from core.study import store as study_store
-        bid = self.book(book_id).id
-        return study_store.list_cards(self.reader, bid, self._labels(bid), chapter, due_before)
-
-    def save_review(self, card_id: int, rating: int, schedule: str, due: str, reviewed_at: str) -> None:
-        """Record one review of a card with its new schedule (computed by ``core.study.schedule``)."""
-        from core.study import store as study_store
-        with self._writing():
-            study_store.update_card(self.db, card_id, rating, schedule, due, reviewed_at)
-
-    def record_attempt(self, book_id: str, kind: str, item: str, section_id: int | None,
-                       score: float | None) -> None:
-        """Remember that the student practised ``item`` ("practice" / "quiz") and how well (0..1 or None)."""
-        bid = self.book(book_id).id
-        with self._writing():
-            self.db.execute("INSERT INTO study_attempts (book_id, kind, item, section_id, score, created_at)"
-                            " VALUES (?,?,?,?,?,?)", [bid, kind, item, section_id, score, _utc_now()])
-
-    def attempts(self, book_id: str) -> list[dict]:
-        """A book's practice/quiz attempts, oldest first (dicts: kind, item, section_id, score, created_at)."""
-        return list(self.reader.query("SELECT kind, item, section_id, score, created_at FROM study_attempts"
-                                      " WHERE book_id = ? ORDER BY id", [self.book(book_id).id]))
-
-    def study_cache_get(self, book_id: str, key: str) -> str | None:
-        """A cached study artefact of a book (e.g. a chapter guide's JSON), or None."""
-        row = self.reader.execute("SELECT value FROM study_cache WHERE book_id = ? AND key = ?",
-                                  [self.book(book_id).id, key]).fetchone()
-        return row[0] if row else None
-
-    def study_cache_put(self, book_id: str, key: str, value: str) -> None:
-        """Store (or replace) a cached study artefact of a book."""
-        bid = self.book(book_id).id
-        with self._writing():
-            self.db.execute("INSERT OR REPLACE INTO study_cache (book_id, key, value, created_at) VALUES (?,?,?,?)",
-                            [bid, key, value, _utc_now()])
-
-
-def _utc_now() -> str:
-    return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
 
 def _hash_or_raise(path: Path) -> str:
     try:

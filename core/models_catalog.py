@@ -19,6 +19,7 @@ import logging
 import mmap
 import os
 import shutil
+import sys
 import struct
 import tempfile
 from collections.abc import Callable
@@ -348,9 +349,13 @@ def check_memory(path: Path, size: int | None = None, *, available: Callable[[],
     need = int(size * MEMORY_FACTOR)
     have = (available or available_memory)()
     if need > have:
+        fits = [e for e in sorted(CATALOG.values(), key=lambda e: e.size, reverse=True)
+                if e.size < size and int(e.size * MEMORY_FACTOR) <= have]
+        offer = (f"choose the smaller {fits[0].display_name} (Settings → Model, or --model {fits[0].key})"
+                 if fits else "choose a smaller model")
         raise ModelUnavailableError(
             f"Not enough free memory for the chat model {path.name}: it needs about {_mb(need)} "
-            f"and {_mb(have)} is available. Close other programs or choose a smaller model.")
+            f"and {_mb(have)} is available. Close other programs or {offer}.")
 
 
 def check_gguf(path: str | os.PathLike[str], *, architecture: str | None = None,
@@ -419,13 +424,17 @@ def locate(entry: ModelEntry | str, *, cache_dir: str | os.PathLike[str] | None 
     the GGUF header (magic, architecture, context length, tensor data fits the file); free memory.
     """
     entry = get_entry(entry) if isinstance(entry, str) else entry
+    cache = Path(cache_dir) if cache_dir is not None else default_cache_dir()
+    bundled = bundled_model_file(entry)
+    if bundled is not None:  # the packaged app carries the assembled file; its stamp lives in the cache
+        _verify_file(entry, bundled, cache, rehash=rehash)
+        return _checked(entry, bundled, memory)
     paths, missing = installed_parts(entry)
     if missing:
         names = ", ".join(f"{p.distribution}=={p.version}" for p in missing)
         raise ModelUnavailableError(
             f"The chat model {entry.display_name} is not installed (missing: {names}). "
             f"Install it with: {entry.pip_command()}")
-    cache = Path(cache_dir) if cache_dir is not None else default_cache_dir()
     if len(paths) == 1:
         target = paths[0]
         _verify_file(entry, target, cache, rehash=rehash)
@@ -434,6 +443,11 @@ def locate(entry: ModelEntry | str, *, cache_dir: str | os.PathLike[str] | None 
         if not (target.is_file() and _verify_file(entry, target, cache, rehash=rehash, quiet=True)):
             _assemble(entry, paths, target)
             _write_stamp(entry, target, cache)
+    return _checked(entry, target, memory)
+
+
+def _checked(entry: ModelEntry, target: Path, memory: bool) -> Path:
+    """``target`` after the header and (with ``memory``) free-memory checks."""
     info = check_gguf(target, architecture=entry.architecture, memory=False)
     if info.context_length is not None and info.context_length != entry.context_length:
         raise ModelUnavailableError(
@@ -442,6 +456,15 @@ def locate(entry: ModelEntry | str, *, cache_dir: str | os.PathLike[str] | None 
     if memory:
         check_memory(target, entry.size)
     return target
+
+
+def bundled_model_file(entry: ModelEntry) -> Path | None:
+    """``<bundle>/models/<file>`` when the packaged app carries ``entry``, else None."""
+    bundle = getattr(sys, "_MEIPASS", None)
+    if not getattr(sys, "frozen", False) or bundle is None:
+        return None
+    path = Path(bundle) / "models" / entry.file_name
+    return path if path.is_file() else None
 
 
 def _stamp_path(entry: ModelEntry, cache: Path) -> Path:

@@ -181,8 +181,17 @@ def _m4_study(db: sqlite_utils.Database) -> None:
         ) WITHOUT ROWID""")
 
 
+def _m5_segment_keys(db: sqlite_utils.Database) -> None:
+    """Which chunker segment a chunk came from (``core.chunk_reuse``): a new edition of a book reuses
+    the vectors of segments whose tokens did not change instead of embedding them again."""
+    db.execute("ALTER TABLE chunks ADD COLUMN segment_key TEXT")
+    db.execute("ALTER TABLE chunks ADD COLUMN unit_start INTEGER")
+    db.execute("ALTER TABLE chunks ADD COLUMN unit_end INTEGER")
+    db.execute("CREATE INDEX chunks_segment_key ON chunks(segment_key) WHERE segment_key IS NOT NULL")
+
+
 MIGRATIONS: list[Callable[[sqlite_utils.Database], None]] = [_m1_books, _m2_chunks, _m3_conversations,
-                                                            _m4_study]
+                                                            _m4_study, _m5_segment_keys]
 """Append new migrations; never edit a released one.  Index i brings user_version i -> i+1."""
 
 

@@ -1,7 +1,8 @@
 """``lantern-desktop``: start the Qt app on a library folder.
 
 ``--library DIR`` > ``LANTERN_LIBRARY`` > the folder chosen in Settings > the platform default.
-``--import-sample`` imports the bundled sample book when the library is empty (used by the demo).
+``--import-sample`` imports the bundled sample book when the library is empty (used by the demo);
+``--self-test`` also asks one question and prints timings (``desktop.self_test``).
 """
 from __future__ import annotations
 
@@ -31,15 +32,20 @@ __all__ = ["MainWindow", "build_asker", "library_dir", "main"]
 
 
 def build_asker(library: Library, settings: AppSettings) -> Asker:
-    """The answer engine for ``settings``; raises ``ModelUnavailableError`` for an unusable model.
+    """The tutor (``core.answer.Tutor``) with the chosen model, or the bundled default when none is chosen.
 
-    Until ``core.answer`` is wired in, every choice answers with ``SearchOnlyAsker``; a chosen .gguf
-    file is still checked so a bad choice is reported.
+    A chosen .gguf file that is plainly unusable raises ``ModelUnavailableError`` here, so Settings can
+    explain it.  Nothing loads yet: the window prewarms the model on its own thread, and a default model
+    that turns out to be missing makes the tutor answer with quotes from the book and a notice.
     """
+    from core.answer import AnswerSettings, Tutor
+    from core.llm import LLMSettings, LocalModel
+
     if settings.model_path:
         check_model_file(settings.model_path)
-        log.info("model %s chosen; chat engine not wired yet, answering search-only", settings.model_path)
-    return SearchOnlyAsker(library)
+    llm = LLMSettings.from_env(model=settings.model_path or None, n_threads=settings.threads or None,
+                               n_gpu_layers=settings.gpu_layers or None)
+    return Tutor(library, LocalModel(llm), settings=AnswerSettings(beyond_book=settings.beyond_book))
 
 
 def library_dir(cli_value: str | None, settings: AppSettings) -> Path:
@@ -54,6 +60,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--library", metavar="DIR", help="library folder (default: $LANTERN_LIBRARY or Settings)")
     parser.add_argument("--import-sample", action="store_true",
                         help="import the bundled sample book on start if the library is empty")
+    parser.add_argument("--self-test", nargs="?", const="What is kinetic energy?", metavar="QUESTION",
+                        help="import the sample book if needed, ask QUESTION, print timings as JSON, quit "
+                             "(exit 0 when a cited answer came back)")
     parser.add_argument("-v", "--verbose", action="count", default=0, help="more log output on stderr")
     return parser
 
@@ -96,9 +105,14 @@ def main(argv: list[str] | None = None) -> int:
             show_error(window, model_error)
         if args.import_sample and not library.books():
             window.import_sample()
+        test = None
+        if args.self_test:
+            from desktop.self_test import SelfTest
+            test = SelfTest(app, window, args.self_test)
+            test.start()
         status = app.exec()
         window.shutdown()  # also when the app quits without the window being closed
-        return status
+        return test.status if test is not None else status
 
 
 if __name__ == "__main__":  # pragma: no cover

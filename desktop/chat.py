@@ -121,9 +121,10 @@ class ChatPanel(QWidget):
         if self.current is None:
             self.current = self.store.new(title=question[:60])
             self._fill_conversations()
+        previous = self.current.turns[-1].as_context() if self.current.turns else None
         turn = Turn(question=question, scope=self.scope_bar.describe())
         self.current.turns.append(turn)
-        rid = self.runner.ask(question, self.scope_bar.scope())
+        rid = self.runner.ask(question, self.scope_bar.scope(), previous)
         self.streaming = (rid, self.current, turn)
         self.question.clear()
         self.sources.set_sources([])

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from core.models import Answer, Citation, Source
+from core.models import Turn as CoreTurn
 
 log = logging.getLogger(__name__)
 
@@ -67,6 +68,7 @@ class Turn:
     nearest_sections: list[str] = field(default_factory=list)
     state: str = "streaming"  # streaming | done | stopped | error
     error: str = ""
+    search_question: str = ""  # what was searched (a follow-up rewritten with the turn before)
 
     def cite(self, n: int) -> CiteRecord | None:
         """The record behind marker ``[n]`` (None if the answer cites a number it was not given)."""
@@ -79,9 +81,17 @@ class Turn:
         self.extractive = answer.extractive
         self.beyond_book = answer.beyond_book
         self.nearest_sections = list(answer.nearest_sections)
+        self.search_question = answer.search_question
         by_n = {c.n: c for c in answer.citations}
         self.sources = [s.with_citation(by_n[s.n]) if s.n in by_n else s for s in self.sources]
         self.state = "done"
+
+    def as_context(self) -> CoreTurn | None:
+        """This turn as the engine's ``Turn`` for the next question's follow-up rewrite (None unless answered)."""
+        if self.state != "done":
+            return None
+        return CoreTurn(question=self.question, answer=self.answer, search_question=self.search_question,
+                        refused=self.refused, beyond_book=self.beyond_book, extractive=self.extractive)
 
 
 @dataclass
@@ -144,5 +154,6 @@ def _conversation(d: dict) -> Conversation:
         t["sources"] = [CiteRecord(**s) for s in t.get("sources", [])]
         if t.get("state") == "streaming":
             t["state"] = "stopped"  # the app closed while it was answering
-        turns.append(Turn(**t))
+        known = {f.name for f in dataclasses.fields(Turn)}
+        turns.append(Turn(**{k: v for k, v in t.items() if k in known}))
     return Conversation(id=d["id"], title=d["title"], created=d["created"], turns=turns)

@@ -18,7 +18,7 @@ log = logging.getLogger(__name__)
 class LibraryCheck(QObject):
     """Owns the check/repair round trip and its (non-blocking) dialog."""
 
-    finished = Signal(object)  # the DoctorReport (tests wait on it)
+    finished = Signal(object)  # the DoctorReport, or the exception the check raised (tests wait on it)
 
     def __init__(self, library, imports, parent: QWidget):
         super().__init__(parent)
@@ -34,6 +34,7 @@ class LibraryCheck(QObject):
 
     def _done(self, outcome: object, quiet: bool, repaired_run: bool) -> None:
         if isinstance(outcome, BaseException):
+            self.finished.emit(outcome)
             show_error(self.window, outcome)
             return
         report = outcome

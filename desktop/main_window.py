@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import gc
 import logging
+import re
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
@@ -19,7 +20,7 @@ from core.models import ImportResult, ImportStatus
 from core.resources import resources_dir, sample_books
 from desktop.chat import ChatPanel
 from desktop.conversations import CiteRecord, ConversationStore
-from desktop.errors import show_error
+from desktop.errors import error_text, show_error
 from desktop.import_panel import ImportPanel
 from desktop.library_check import LibraryCheck
 from desktop.library_view import LibrarySidebar, Node
@@ -29,6 +30,8 @@ from desktop.search_asker import SearchOnlyAsker
 from desktop.settings import AppSettings, SettingsDialog, qsettings
 from desktop.study import StudyPanel
 from desktop.workers import AskRunner, ImportQueue
+
+_PAGE_SUFFIX = re.compile(r",\s*pp?\.\s*[^,]+$")  # the ", p. 45" / ", pp. 9–10" a refusal adds to a name
 
 log = logging.getLogger(__name__)
 
@@ -73,6 +76,7 @@ class MainWindow(QMainWindow):
         self.setAcceptDrops(True)
         self.imports = ImportQueue(library, self)
         self.runner = AskRunner(asker or SearchOnlyAsker(library), self)
+        self.model_problem: LanternError | None = None
         self.store = ConversationStore(getattr(library, "root", None))
         self.library_check = LibraryCheck(library, self.imports, self)
         self._build()
@@ -86,6 +90,7 @@ class MainWindow(QMainWindow):
         if warm_up:
             self.imports.warm_up()
             self.library_check.start(quiet=True)  # after warm-up, on the same thread
+            self.runner.prewarm()  # the model loads on its own thread while the student looks around
 
     # -- construction ------------------------------------------------------------------------------------------
     def _build(self) -> None:
@@ -163,13 +168,25 @@ class MainWindow(QMainWindow):
         self._update_status()
 
     def _update_status(self) -> None:
-        engine = getattr(self.runner.asker, "model_name", "") or type(self.runner.asker).__name__
+        asker = self.runner.asker
+        engine = getattr(asker, "model_name", "") or type(asker).__name__
+        tip = f"Chosen model: {self.settings.model_display}"
+        if self.model_problem is not None:
+            engine += " — unavailable, answers quote the book"
+            tip += "\n" + error_text(self.model_problem)
         self.model_label.setText(f"Model: {engine}")
-        self.model_label.setToolTip(f"Chosen model: {self.settings.model_display}")
+        self.model_label.setToolTip(tip)
         self.compute_label.setText(self.settings.compute_display)
+
+    def _model_prewarmed(self, asker, error) -> None:
+        """The model thread finished loading ``asker``'s model (``error``: why it cannot answer)."""
+        if asker is self.runner.asker:
+            self.model_problem = error
+            self._update_status()
 
     def _wire(self) -> None:
         self.imports.queued.connect(self.import_panel.add)
+        self.runner.prewarmed.connect(self._model_prewarmed)
         self.imports.progressed.connect(self.import_panel.progress)
         self.imports.finished.connect(self._import_finished)
         self.import_panel.cancelRequested.connect(self.imports.cancel)
@@ -196,16 +213,11 @@ class MainWindow(QMainWindow):
             self.study.reload()
 
     def _study_model(self):
-        """The Study tab's chat model (its own instance, loaded on first quiz/feedback), or None."""
-        from core.llm import LLMSettings, LocalModel
-        s = self.settings
-        model = LocalModel(LLMSettings.from_env(model=s.model_path or None, n_threads=s.threads or None))
-        try:
-            model.model_path()
-        except LanternError:
-            model.close()
+        """The Study tab's chat model: the tutor's own (one model in memory, one thread owning it), or None."""
+        tutor = self.runner.asker
+        if not hasattr(tutor, "model_error") or tutor.model_error() is not None:
             return None
-        return model
+        return tutor.model
 
     def import_files(self, paths: Iterable[str | Path]) -> list[int]:
         """Queue files (folders are searched for books); returns the job ids."""
@@ -272,8 +284,8 @@ class MainWindow(QMainWindow):
             self.reader.open_citation(record.page_start, record.page_end, record.quote, record.section_title)
 
     def open_section_named(self, name: str, book_id: str) -> None:
-        """Open a refused answer's nearest section, matched by its heading text."""
-        wanted = " ".join(name.split()).lower()
+        """Open a refused answer's nearest section, matched by its heading text ("2.3 Title, p. 45")."""
+        wanted = _PAGE_SUFFIX.sub("", " ".join(name.split())).lower()
         books = [book_id] if book_id else [b.id for b in self.library.books()]
         for bid in books:
             for s in self.library.sections(bid):
@@ -295,8 +307,13 @@ class MainWindow(QMainWindow):
         """Use another answer engine from the next question on."""
         self.chat.stop()
         self.runner.wait(10_000)
-        self.runner.asker = asker
+        old, self.runner.asker = self.runner.asker, asker
+        if old is not asker and hasattr(old, "close"):
+            self.study.forget_model()  # it shared the old tutor's model
+            old.close()  # frees the old model's memory and ends its thread
+        self.model_problem = None
         self._update_status()
+        self.runner.prewarm()
 
     # -- settings / help ----------------------------------------------------------------------------------------
     def open_settings(self) -> None:
@@ -376,6 +393,8 @@ class MainWindow(QMainWindow):
     def shutdown(self, wait_ms: int = 15_000) -> None:
         """Stop answering, cancel imports, wait for both threads (idempotent)."""
         self.runner.close(wait_ms)
+        if hasattr(self.runner.asker, "close"):
+            self.runner.asker.close()
         self.study.shutdown(wait_ms)
         self.imports.close(wait_ms)
         self.store.save()

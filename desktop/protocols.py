@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
-from core.models import AnswerEvent
+from core.models import AnswerEvent, Turn
 
 
 @runtime_checkable
@@ -18,11 +18,14 @@ class Asker(Protocol):
 
     ``ask`` yields exactly one ``SOURCES`` event, then zero or more ``TOKEN`` events, then ``DONE``
     (or ``ERROR`` at any point).  It checks ``cancel()`` often and stops quietly when it returns True.
+    ``previous`` is the conversation's last answered turn, so "why?" or "give an example" can be
+    understood as a follow-up.
     The desktop runs every ``ask`` on one dedicated thread (the thread that owns the model).
     """
 
     def ask(self, question: str, *, book_id: str | None, chapters: tuple[str, ...],
-            pages: tuple[int, int] | None, cancel: Callable[[], bool]) -> Iterator[AnswerEvent]: ...
+            pages: tuple[int, int] | None, cancel: Callable[[], bool],
+            previous: Turn | None = None) -> Iterator[AnswerEvent]: ...
 
 
 @dataclass(frozen=True)

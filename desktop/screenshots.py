@@ -72,8 +72,11 @@ def demo_book(path: Path, pages: int = 300) -> Path:
 
 
 def make_screenshots(out: Path, *, embedder=None, size: tuple[int, int] = (1420, 860),
-                     long_book_pages: int = 300) -> list[Path]:
-    """Write the PNGs into ``out`` and return their paths (tests pass a fake ``embedder``, a shorter book)."""
+                     long_book_pages: int = 300, asker_factory=None) -> list[Path]:
+    """Write the PNGs into ``out`` and return their paths (tests pass a fake ``embedder``, a shorter book).
+
+    ``asker_factory(library)`` builds the answer engine (default: the model-free ``SearchOnlyAsker``).
+    """
     from core.library import Library
     from core.resources import sample_books
     from desktop.app import create_app
@@ -87,7 +90,10 @@ def make_screenshots(out: Path, *, embedder=None, size: tuple[int, int] = (1420,
         for fmt in (QSettings.Format.NativeFormat, QSettings.Format.IniFormat):
             QSettings.setPath(fmt, QSettings.Scope.UserScope, str(root / "settings"))
         with Library(root / "library", embedder=embedder) as library:
-            window = MainWindow(library, warm_up=False)
+            asker = asker_factory(library) if asker_factory is not None else None
+            window = MainWindow(library, asker=asker, warm_up=False)
+            if asker is not None:
+                window.runner.prewarm()  # the model loads while the sample book imports
             window.resize(*size)
             window.show()
             shots.append(grab(app, window, out / "welcome.png"))
@@ -153,10 +159,16 @@ def _import_queue(app: QApplication, window, out: Path, root: Path, pages: int) 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m desktop.screenshots", description=__doc__.split("\n")[0])
     parser.add_argument("--out", default=str(Path(__file__).resolve().parent.parent / "docs"), metavar="DIR")
+    parser.add_argument("--search-only", action="store_true", help="answer without the chat model")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s")
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    for path in make_screenshots(Path(args.out)):
+    factory = None
+    if not args.search_only:
+        from desktop.app import build_asker
+        from desktop.settings import AppSettings
+        factory = lambda library: build_asker(library, AppSettings())  # noqa: E731 - the bundled default model
+    for path in make_screenshots(Path(args.out), asker_factory=factory):
         sys.stdout.write(f"{path}\n")
     return 0
 

@@ -10,8 +10,9 @@ import logging
 import re
 from collections.abc import Callable, Iterator, Sequence
 
-from core.models import Answer, AnswerEvent, AnswerEventKind, Chunk, ChunkRole, Citation, Hit, Source
+from core.models import Answer, AnswerEvent, AnswerEventKind, Chunk, ChunkRole, Citation, Hit, Source, Turn
 from core.answer_parts import stream_words
+from core.followup import rewrite_followup
 from core.search import query_terms
 
 log = logging.getLogger(__name__)
@@ -130,18 +131,23 @@ class SearchOnlyAsker:
         self.answer_sources = answer_sources
 
     def ask(self, question: str, *, book_id: str | None, chapters: tuple[str, ...],
-            pages: tuple[int, int] | None, cancel: Callable[[], bool]) -> Iterator[AnswerEvent]:
+            pages: tuple[int, int] | None, cancel: Callable[[], bool],
+            previous: Turn | None = None) -> Iterator[AnswerEvent]:
         """Yield SOURCES, TOKEN*, DONE (see ``desktop.protocols.Asker``)."""
         if cancel():
             return
-        hits = self.library.search(question, self.k, book_id=book_id, chapters=chapters, pages=pages)
+        if previous is not None:  # "why?" after a question searches with that question's words
+            query = rewrite_followup(question, previous.search_question or previous.question).text
+        else:
+            query = question
+        hits = self.library.search(query, self.k, book_id=book_id, chapters=chapters, pages=pages)
         titles = {b.id: b.title for b in self.library.books()}
         if not any(dict(h.stage_scores).get("keyword") is not None for h in hits):
             yield from self._decline(question, hits, titles, cancel)
             return
         sources = sources_from_hits(hits, titles)
         yield AnswerEvent(AnswerEventKind.SOURCES, sources=sources)
-        terms = query_terms(question)
+        terms = query_terms(query)
         pairs = [(src, best_sentence(src.text, terms)) for src in answer_order(sources)]
         pairs = [(s, q) for s, q in distinct_quotes(pairs)
                  if sentence_score(q, set(terms)) > 0 and set(terms) & set(query_terms(q))]
@@ -152,7 +158,8 @@ class SearchOnlyAsker:
         yield from stream_words(text, cancel)
         if cancel():
             return
-        answer = Answer(question=question, text=text, citations=tuple(citations), extractive=True)
+        answer = Answer(question=question, text=text, citations=tuple(citations), extractive=True,
+                        search_question=query)
         yield AnswerEvent(AnswerEventKind.DONE, answer=answer)
 
     def _decline(self, question: str, hits: Sequence[Hit], titles: dict[str, str],

@@ -458,6 +458,11 @@ class StudyPanel(QWidget):
         self.guide_view.setHtml("".join(parts))
 
     # -- lifecycle ---------------------------------------------------------------------------------
+    def forget_model(self) -> None:
+        """Drop the cached chat model (the engine changed); the next job asks ``model_factory`` again."""
+        with self._model_lock:
+            self._model = None
+
     def shutdown(self, wait_ms: int = 15_000) -> None:
         """Stop quiz generation, wait for the job thread, close the chat model if one was opened."""
         self.cancel_event.set()

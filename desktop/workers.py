@@ -27,7 +27,8 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 
-from core.models import AnswerEventKind, ImportResult, ImportStatus
+from core.errors import LanternError, ModelUnavailableError
+from core.models import AnswerEventKind, ImportResult, ImportStatus, Turn
 from desktop.errors import error_text
 from desktop.protocols import Asker, Scope
 
@@ -277,6 +278,7 @@ class AskEmitter(QObject):
     event = Signal(int, object)  # request id, AnswerEvent
     failed = Signal(int, object)  # request id, exception
     ended = Signal(int, bool)  # request id, cancelled
+    prewarmed = Signal(object, object)  # asker, None or the LanternError saying why its model cannot answer
 
 
 class AskRunner(QObject):
@@ -288,6 +290,7 @@ class AskRunner(QObject):
     event = Signal(int, object)
     failed = Signal(int, object)
     ended = Signal(int, bool)
+    prewarmed = Signal(object, object)
 
     def __init__(self, asker: Asker, parent: QObject | None = None):
         super().__init__(parent)
@@ -297,17 +300,40 @@ class AskRunner(QObject):
         self._emitter.event.connect(self.event)
         self._emitter.failed.connect(self.failed)
         self._emitter.ended.connect(self._on_ended)
+        self._emitter.prewarmed.connect(self.prewarmed)
         self._cancel: dict[int, threading.Event] = {}
 
-    def ask(self, question: str, scope: Scope) -> int:
-        """Start answering ``question`` within ``scope``; returns the request id."""
+    def ask(self, question: str, scope: Scope, previous: Turn | None = None) -> int:
+        """Start answering ``question`` within ``scope`` (a follow-up of ``previous``); returns the request id."""
         self.stop()
         rid = next(_ids)
         flag = threading.Event()
         self._cancel[rid] = flag
         HeapPolicy.hold()
-        self.pool.start(FnRunnable(lambda: self._run(rid, question, scope, flag)))
+        self.pool.start(FnRunnable(lambda: self._run(rid, question, scope, previous, flag)))
         return rid
+
+    def prewarm(self) -> None:
+        """Load the engine's model and evaluate its fixed instructions on the model thread, so the first
+        question pays only for its sources; ``prewarmed`` reports whether the model can answer."""
+        asker = self.asker
+        if not hasattr(asker, "prewarm"):
+            return
+        self.pool.start(FnRunnable(lambda: self._prewarm(asker)))
+
+    def _prewarm(self, asker: Asker) -> None:
+        error = None
+        try:
+            future = asker.prewarm()
+            if future is not None:
+                future.result()  # the model thread is busy until then anyway; a question waits in line
+            error = asker.model_error() if hasattr(asker, "model_error") else None
+        except LanternError as exc:
+            error = exc
+        except Exception as exc:  # noqa: BLE001 - a model that cannot start must not take the app down
+            log.warning("the chat model did not start: %s", exc)
+            error = ModelUnavailableError(f"The chat model did not start: {exc}")
+        self._emitter.prewarmed.emit(asker, error)
 
     def stop(self) -> None:
         """Set the cancel flag of every running or queued request."""
@@ -328,12 +354,12 @@ class AskRunner(QObject):
             HeapPolicy.release()
         self._cancel.clear()
 
-    def _run(self, rid: int, question: str, scope: Scope, flag: threading.Event) -> None:
+    def _run(self, rid: int, question: str, scope: Scope, previous: Turn | None, flag: threading.Event) -> None:
         """Worker side: iterate the asker, emitting each event; never touches a widget."""
         events = None
         try:
             events = self.asker.ask(question, book_id=scope.book_id, chapters=scope.chapters,
-                                    pages=scope.pages, cancel=flag.is_set)
+                                    pages=scope.pages, cancel=flag.is_set, previous=previous)
             for ev in events:
                 if flag.is_set():
                     break

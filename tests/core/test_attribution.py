@@ -100,3 +100,27 @@ def test_quotes_are_short_verbatim_and_prefer_real_sentences():
     quotes = best_quotes("What do mitochondria release?", CANDIDATES, None)
     assert quotes[2][0] == "Mitochondria release energy from glucose during cellular respiration."
     assert set(quotes) == {1, 2}
+
+
+def test_echoed_source_tags_never_reach_the_student():
+    from core.attribution import MarkerFilter, strip_source_tags
+    f = MarkerFilter({1})
+    streamed = "".join(f.feed(p) for p in ["Energy is kept", " in road safety. [", "/sou", "rce] [1]", " Next."])
+    streamed += f.flush()
+    assert "source" not in streamed and "[1]" in streamed and "Next." in streamed  # the final text also drops <source>
+    assert strip_source_tags('Work is force times distance. [/source] <source n="2">More</source>') == \
+        "Work is force times distance. More"
+
+
+def test_an_unrequested_beyond_the_book_paragraph_is_dropped_and_repeats_are_kept_once():
+    from core.attribution import Support, attribute, render, split_answer
+    passages = {1: "Kinetic energy is a scalar measured in joules. It is never negative."}
+    text = ("Kinetic energy is a scalar measured in joules [1]. It is never negative [1].\n\n"
+            "Beyond the book: Kinetic energy is a scalar measured in joules [1].")
+    cands = [SourceSentence(1, "Kinetic energy is a scalar measured in joules."), SourceSentence(1, "It is never negative.")]
+    out = attribute(split_answer(text), passages, cands, None)
+    assert [a.support for a in out][-1] is Support.NONE
+    rendered = render(out)
+    assert "Beyond the book" not in rendered and rendered.count("measured in joules") == 1
+    asked = attribute(split_answer(text), passages, cands, None, beyond_book=True)
+    assert asked[-1].support is Support.BEYOND and "Beyond the book" in render(asked)

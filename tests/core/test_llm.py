@@ -617,3 +617,26 @@ def test_llama_load_failure_is_model_unavailable(gguf, monkeypatch):
     monkeypatch.setattr(llama_cpp, "Llama", _RecordingLlama)
     with pytest.raises(ModelUnavailableError, match="could not load the chat model tiny.gguf"):
         LlamaRuntime().load_model(LLMSettings(), gguf, mc.read_gguf_header(gguf))
+
+
+def test_too_little_memory_offers_the_smaller_catalogue_model(tmp_path):
+    big = mc.CATALOG["qwen2.5-coder-1.5b"]
+    small = mc.CATALOG["smollm2-135m"]
+    have = int(small.size * mc.MEMORY_FACTOR) + 1  # room for SmolLM2 only
+    import re
+    with pytest.raises(ModelUnavailableError, match=f"choose the smaller {re.escape(small.display_name)}.*--model {small.key}"):
+        mc.check_memory(tmp_path / big.file_name, big.size, available=lambda: have)
+
+
+def test_the_packaged_app_uses_the_model_it_carries(tmp_path, site, monkeypatch):
+    import sys
+    blob = make_gguf(tmp_path / "src.gguf")
+    entry = fake_split_package(site, blob, 2)
+    (tmp_path / "bundle" / "models").mkdir(parents=True)
+    carried = tmp_path / "bundle" / "models" / entry.file_name
+    carried.write_bytes(blob)
+    monkeypatch.setattr(sys, "frozen", True, raising=False)
+    monkeypatch.setattr(sys, "_MEIPASS", str(tmp_path / "bundle"), raising=False)
+    assert mc.locate(entry, cache_dir=tmp_path / "cache") == carried
+    assert not (tmp_path / "cache" / entry.file_name).exists()  # nothing assembled, nothing written beside it
+

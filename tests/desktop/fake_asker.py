@@ -23,11 +23,13 @@ class FakeAsker:
         self.refuse = refuse
         self.threads: list[int] = []
         self.questions: list[str] = []
+        self.previous: list = []  # the ``previous`` turn passed with each question
 
     def ask(self, question: str, *, book_id: str | None, chapters: tuple[str, ...],
-            pages: tuple[int, int] | None, cancel: Callable[[], bool]) -> Iterator[AnswerEvent]:
+            pages: tuple[int, int] | None, cancel: Callable[[], bool], previous=None) -> Iterator[AnswerEvent]:
         self.threads.append(threading.get_ident())
         self.questions.append(question)
+        self.previous.append(previous)
         hits = self.library.search(question, 3, book_id=book_id, chapters=chapters, pages=pages)
         titles = {b.id: b.title for b in self.library.books()}
         sources = () if self.refuse else sources_from_hits(hits, titles)

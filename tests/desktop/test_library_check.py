@@ -14,6 +14,7 @@ def wait_for_the_startup_check(qtbot, window):
     """The window queues a quiet check behind its warm-up; nothing is delivered before the loop runs."""
     with qtbot.waitSignal(window.library_check.finished, timeout=30_000) as sig:
         pass
+    assert not isinstance(sig.args[0], BaseException), sig.args[0]
     assert sig.args[0].ok and window.library_check.box is None, "a fresh library passes quietly"
 
 

