@@ -1,6 +1,6 @@
 # Two commands do everything on a fresh Debian machine with Python 3.11:
 #   make demo   set up .venv and run Lantern on the bundled sample book
-#   make test   set up .venv and run the whole test suite
+#   make test   set up .venv, run the whole test suite, build and smoke-test the Linux app
 SHELL := /bin/bash
 VENV := .venv
 PY := $(VENV)/bin/python
@@ -30,9 +30,10 @@ test: setup debian-pdfs
 	@$(VENV)/bin/lint-imports --config pyproject.toml
 	@LANTERN_DEBIAN_PDFS=$(DEBIAN_PDFS) LANTERN_REQUIRE_REAL_DATA=1 QT_QPA_PLATFORM=offscreen \
 		$(PY) -m pytest -q -p no:cacheprovider
+	@packaging/build-linux  # the frozen app, built and smoke-tested offline (~4 min)
 
 test-fast:
 	@QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q -x -m "not realmodel and not realdata"
 
 clean:
-	rm -rf $(DEMO_LIBRARY) .cache build *.egg-info
+	rm -rf $(DEMO_LIBRARY) .cache build dist *.egg-info
