@@ -5,7 +5,7 @@ SHELL := /bin/bash
 VENV := .venv
 PY := $(VENV)/bin/python
 DEMO_LIBRARY ?= .lantern-demo
-DEMO_QUESTION ?= What is the difference between speed and velocity?
+DEMO_QUESTION ?= What is the work-energy theorem?
 DEBIAN_PDFS ?= .cache/debian-pdfs
 
 .PHONY: setup demo test test-fast debian-pdfs clean

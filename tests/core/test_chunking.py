@@ -6,8 +6,8 @@ import re
 import numpy as np
 import pytest
 
-from core.chunking import (CHUNKER_VERSION, ChunkConfig, boundary_similarities, chunk_book, cut_ranges,
-                           title_prefix)
+from core.chunk_cuts import boundary_similarities, cut_ranges
+from core.chunking import CHUNKER_VERSION, ChunkConfig, chunk_book, title_prefix
 from core.errors import ImportCancelled
 from core.importers.base import finalize_sections
 from core.models import (Block, BlockKind, ChunkRole, Page, ParsedBook, SectionKind, SectionNode,
