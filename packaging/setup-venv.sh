@@ -51,6 +51,12 @@ ensure_system_tools() {
     if command -v ldconfig >/dev/null && ! ldconfig -p | grep -q 'libEGL.so.1'; then
         apt_install libegl1 libgl1 libxkbcommon0 libfontconfig1 libdbus-1-3 || say "could not install Qt's system libraries"
     fi
+    # On a desktop, Qt's xcb plugin (PySide6 >= 6.5) also needs libxcb-cursor0, which many systems lack:
+    # without it `make demo` could not open the window.
+    if command -v ldconfig >/dev/null && ! ldconfig -p | grep -q 'libxcb-cursor.so.0'; then
+        apt_install libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 libxcb-image0 libxcb-render-util0 \
+            libxkbcommon-x11-0 libxcb-xkb1 libxcb-shape0 libxcb-randr0 || say "could not install Qt's X11 libraries"
+    fi
 }
 
 make_venv() {
