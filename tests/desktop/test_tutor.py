@@ -177,3 +177,30 @@ def test_a_refusal_links_to_the_nearest_sections(qtbot, library, tiny_pdf: Path)
         qtbot.waitUntil(lambda: window.reader.current_page == chapter.page_start, timeout=5_000)
     finally:
         window.shutdown()
+
+
+def test_self_test_imports_the_sample_asks_and_reports(qtbot, library, capsys):
+    """``lantern-desktop --self-test`` (the packaging smoke test drives it): JSON timings, exit status 0."""
+    import json
+
+    from desktop.self_test import SelfTest
+
+    class App:  # records the exit status instead of ending the test's event loop
+        status = None
+
+        def exit(self, status):
+            App.status = status
+
+    model = FakeChatModel(REPLY)
+    window = make_window(qtbot, library, Tutor(library, model, assess=covered))
+    try:
+        test = SelfTest(App(), window, "What is kinetic energy?")
+        test.start()
+        qtbot.waitUntil(lambda: App.status is not None, timeout=60_000)
+        report = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+        assert App.status == test.status == 0
+        assert report["books"] == ["A Gentle Introduction to Energy and Motion"] and report["state"] == "done"
+        assert 0 < report["window_ms"] <= report["ready_ms"] <= report["sources_ms"] <= report["answer_ms"]
+        assert report["cited_pages"] and "fake model" in report["model"]
+    finally:
+        window.shutdown()
