@@ -78,23 +78,27 @@ def main() -> int:
     ap.add_argument("--max-length", type=int, default=128, help="cross-encoder tokens per pair (default 128)")
     ap.add_argument("--maxsim", type=int, default=0, metavar="N", help="also run maxsim on the first N questions")
     ap.add_argument("--no-grid", action="store_true", help="only plan vs the default blend")
+    ap.add_argument("--section", action="store_true", help="also blend with same-section agreement")
     args = ap.parse_args()
     print(f"load average at start: {os.getloadavg()[0]:.2f}")
     books = (("psychology-2e", args.psy, args.limit_psy), ("chemistry-2e", args.chem, args.limit_chem))
     for name, folder, limit in books:
         lib = Library(Path(folder))
         questions = load_questions(BENCH / name / "questions.jsonl", limit)
-        variants: dict = {"plan": None, "blend@10/.5": SignalBlend()}
+        variants: dict = {"plan": None, "blend@10/.5": SignalBlend(section_weight=0.0)}
+        if args.section:
+            variants.update({f"blend+section{w}": SignalBlend(section_weight=w) for w in (0.1, 0.2, 0.4)})
         if not args.no_grid:
-            variants.update({"blend@20/.5": SignalBlend(top_n=20), "blend@10/.3": SignalBlend(vector_weight=0.3),
-                             "blend@10/.7": SignalBlend(vector_weight=0.7), "blend@5/.5": SignalBlend(top_n=5)})
+            variants.update({f"{label} (no section)": SignalBlend(section_weight=0.0, **kw) for label, kw in (
+                ("blend@20/.5", {"top_n": 20}), ("blend@10/.3", {"vector_weight": 0.3}),
+                ("blend@10/.7", {"vector_weight": 0.7}), ("blend@5/.5", {"top_n": 5}))})
         if args.cross_encoder:
             variants["cross-encoder"] = CrossEncoderRescorer(args.cross_encoder, top_n=args.top_n,
                                                              max_length=args.max_length)
         run_book(name, lib, questions, variants)
         if args.maxsim:
             run_book(name + " (maxsim subset)", lib, questions[:args.maxsim],
-                     {"plan": None, "blend@10/.5": SignalBlend(), "maxsim": WindowMaxSim(lib.embedder)})
+                     {"plan": None, "blend@10/.5": SignalBlend(section_weight=0.0), "maxsim": WindowMaxSim(lib.embedder)})
         lib.close()
     print(f"load average at end: {os.getloadavg()[0]:.2f}")
     return 0

@@ -16,8 +16,8 @@ from tests.fakes import HashingEmbedder
 
 
 def hit(cid: int, *, keyword: float | None = None, vector: float | None = None, text: str = "text",
-        section: str = "1.1") -> Hit:
-    chunk = Chunk(id=ChunkId(cid), book_id="b", section_id=1, ordinal=cid, text=text, role=ChunkRole.CONCEPT,
+        section: str = "1.1", section_id: int = 1) -> Hit:
+    chunk = Chunk(id=ChunkId(cid), book_id="b", section_id=section_id, ordinal=cid, text=text, role=ChunkRole.CONCEPT,
                   page_start=1, page_end=1, printed_page_start="1", printed_page_end="1", chapter_number="1",
                   chapter_title="One", section_number=section, section_title="Cells", token_count=3)
     stages = tuple((n, v) for n, v in (("keyword", keyword), ("vector", vector)) if v is not None)
@@ -59,7 +59,18 @@ def test_signal_blend_rescores_only_its_top_n():
     hits = [hit(1, keyword=1.0, vector=0.1), hit(2, keyword=9.0, vector=0.9), hit(3, keyword=99.0, vector=0.99)]
     out = rescore("q", hits, SignalBlend(top_n=2))
     assert [h.chunk.id for h in out] == [2, 1, 3]
-    assert dict(out[0].stage_scores)["blend"] == pytest.approx(1.0)
+    assert dict(out[0].stage_scores)["blend"] == pytest.approx(1.2)  # 1.0 + the shared section's 0.2
+    assert dict(rescore("q", hits, SignalBlend(top_n=2, section_weight=0.0))[0].stage_scores)["blend"] == \
+        pytest.approx(1.0)
+
+
+def test_section_agreement_lifts_a_candidate_whose_section_keeps_coming_back():
+    hits = [hit(1, keyword=5.0, vector=0.60, section_id=7),  # alone in its section
+            hit(2, keyword=4.9, vector=0.59, section_id=8),
+            hit(3, keyword=1.0, vector=0.10, section_id=8),
+            hit(4, keyword=1.0, vector=0.10, section_id=8)]
+    assert [h.chunk.id for h in rescore("q", hits, SignalBlend(section_weight=0.0))][:2] == [1, 2]
+    assert [h.chunk.id for h in rescore("q", hits, SignalBlend())][:2] == [2, 1]
 
 
 def test_setting_names_the_rescorer(tmp_path: Path):
