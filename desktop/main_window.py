@@ -85,6 +85,7 @@ class MainWindow(QMainWindow):
         self._wire()
         self.refresh_library()
         self._restore_state()
+        self.reopen_last_book()
         self._route_drops()
         gc.freeze()  # Qt, NumPy and friends are long-lived: keep them out of every GC pass
         if warm_up:
@@ -241,6 +242,8 @@ class MainWindow(QMainWindow):
             self.refresh_library()
             self.sidebar.expand_book(result.book.id)
             self.statusBar().showMessage(f"Imported “{result.book.title}”.", 8000)
+            if self.reader.book is None:  # the student sees the book they just dropped
+                self._open_book(result.book.id)
 
     def remove_book(self, book_id: str) -> None:
         """Ask, then remove the book (serialised with imports)."""
@@ -388,7 +391,24 @@ class MainWindow(QMainWindow):
         s.setValue("window/geometry", self.saveGeometry())
         s.setValue("window/state", self.saveState())
         s.setValue("window/splitter", self.splitter.saveState())
+        book = self.reader.book
+        s.setValue("reader/book", book.id if book is not None else "")
+        s.setValue("reader/page", self.reader.current_page)
         s.sync()
+
+    def reopen_last_book(self) -> bool:
+        """Open the book (and page) the reader showed when Lantern was last closed, if it is still here."""
+        s = qsettings()
+        book_id = str(s.value("reader/book", "") or "")
+        if not book_id or book_id not in {b.id for b in self.library.books()} or not self._open_book(book_id):
+            return False
+        try:
+            page = int(s.value("reader/page", 0) or 0)
+        except (TypeError, ValueError):
+            page = 0
+        if page > 1:
+            self.reader.show_page(page)
+        return True
 
     def shutdown(self, wait_ms: int = 15_000) -> None:
         """Stop answering, cancel imports, wait for both threads (idempotent)."""

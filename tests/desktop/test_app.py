@@ -264,3 +264,24 @@ def test_scope_survives_another_import(qtbot, window, tiny_pdf: Path, tmp_path: 
     [a for a in bar.chapters_menu.actions() if a.data() == "2"][0].trigger()
     import_now(window, make_pdf(tmp_path / "second.pdf", pages_per_chapter=3))
     assert bar.scope().book_id == book.id and bar.scope().chapters == ("2",)
+
+
+def test_a_dropped_book_opens_in_the_empty_reader_and_reopens_next_time(qtbot, library, fake_asker, tiny_pdf: Path):
+    from desktop.main_window import MainWindow
+    first = MainWindow(library, asker=fake_asker, warm_up=False)
+    qtbot.addWidget(first)
+    first.show()
+    assert first.reader.book is None
+    assert drop_files(first, [tiny_pdf])
+    wait_imports(qtbot, first)
+    qtbot.waitUntil(lambda: first.reader.book is not None, timeout=5_000)
+    opened = first.reader.book.id
+    first.reader.show_page(3)
+    first.close()  # saves the window state, the open book and its page
+    second = MainWindow(library, asker=fake_asker, warm_up=False)
+    qtbot.addWidget(second)
+    try:
+        assert second.reader.book is not None and second.reader.book.id == opened
+        assert second.reader.current_page == 3
+    finally:
+        second.shutdown()
