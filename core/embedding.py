@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 import logging
 import os
-import sys
 import threading
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -24,6 +23,7 @@ import numpy as np
 
 from core.embedding_onnx import OnnxEncoder, onnx_file, want_onnx
 from core.errors import ModelUnavailableError
+from core.paths import bundle_dir
 from core.importers.base import CancelFn, ProgressFn, check_cancel
 
 log = logging.getLogger(__name__)
@@ -75,10 +75,8 @@ def default_model_dir() -> Path:
 
 def frozen_model_dir() -> Path | None:
     """``<bundle>/models/all-MiniLM-L6-v2`` when running from a PyInstaller bundle, else None."""
-    bundle = getattr(sys, "_MEIPASS", None)
-    if not getattr(sys, "frozen", False) or bundle is None:
-        return None
-    return Path(bundle) / "models" / DEFAULT_MODEL_NAME
+    bundle = bundle_dir()
+    return bundle / "models" / DEFAULT_MODEL_NAME if bundle is not None else None
 
 
 def default_threads() -> int:

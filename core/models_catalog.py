@@ -18,7 +18,6 @@ import json
 import logging
 import os
 import shutil
-import sys
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -28,8 +27,8 @@ from pathlib import Path
 import platformdirs
 
 from core.errors import ModelUnavailableError
-from core.gguf import GGUF_MAGIC, ArrayInfo, GGUFInfo, read_gguf_header  # noqa: F401 - re-exported
-from core.paths import APP_NAME
+from core.gguf import GGUFInfo, read_gguf_header
+from core.paths import APP_NAME, bundle_dir
 
 log = logging.getLogger(__name__)
 
@@ -282,10 +281,10 @@ def _checked(entry: ModelEntry, target: Path, memory: bool) -> Path:
 
 def bundled_model_file(entry: ModelEntry) -> Path | None:
     """``<bundle>/models/<file>`` when the packaged app carries ``entry``, else None."""
-    bundle = getattr(sys, "_MEIPASS", None)
-    if not getattr(sys, "frozen", False) or bundle is None:
+    bundle = bundle_dir()
+    if bundle is None:
         return None
-    path = Path(bundle) / "models" / entry.file_name
+    path = bundle / "models" / entry.file_name
     return path if path.is_file() else None
 
 

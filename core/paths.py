@@ -2,11 +2,20 @@
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 import platformdirs
 
 APP_NAME = "Lantern"
+
+
+def bundle_dir() -> Path | None:
+    """The PyInstaller bundle's data folder when running as the packaged app, else None."""
+    bundle = getattr(sys, "_MEIPASS", None)
+    if not getattr(sys, "frozen", False) or bundle is None:
+        return None
+    return Path(bundle)
 
 
 def default_library_dir() -> Path:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import logging
 import os
 import threading
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -119,9 +120,10 @@ class SignalBlend:
         base = blend_scores(hits, self.vector_weight)
         if not self.section_weight or len(hits) < 2:
             return base
-        sections = [h.chunk.section_id for h in hits]
-        agree = np.array([sum(1 for t in sections if t == s and s is not None) - 1 for s in sections], dtype=float)
-        return base + self.section_weight * np.maximum(agree, 0) / (len(hits) - 1)
+        counts = Counter(h.chunk.section_id for h in hits if h.chunk.section_id is not None)
+        others = np.array([counts[h.chunk.section_id] - 1 if h.chunk.section_id is not None else 0 for h in hits],
+                          dtype=float)
+        return base + self.section_weight * others / (len(hits) - 1)
 
 
 def passage_text(chunk: Chunk) -> str:

@@ -2,8 +2,9 @@
 from __future__ import annotations
 
 import os
-import sys
 from pathlib import Path
+
+from core.paths import bundle_dir
 
 
 def resources_dir() -> Path:
@@ -11,9 +12,9 @@ def resources_dir() -> Path:
     env = os.environ.get("LANTERN_RESOURCES")
     if env:
         return Path(env)
-    frozen = getattr(sys, "_MEIPASS", None)
-    if frozen:
-        return Path(frozen) / "resources"
+    bundle = bundle_dir()
+    if bundle is not None:
+        return bundle / "resources"
     return Path(__file__).resolve().parent.parent / "resources"
 
 

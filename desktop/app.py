@@ -24,6 +24,8 @@ from desktop.main_window import MainWindow
 from desktop.protocols import Asker
 from desktop.qt_guard import guard_singleton_refcounts
 from desktop.search_asker import SearchOnlyAsker
+from desktop.self_test import DEFAULT_QUESTION as SELF_TEST_QUESTION
+from desktop.self_test import SelfTest
 from desktop.settings import APPLICATION, ORGANIZATION, AppSettings, check_model_file
 
 log = logging.getLogger("lantern.desktop")
@@ -60,7 +62,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--library", metavar="DIR", help="library folder (default: $LANTERN_LIBRARY or Settings)")
     parser.add_argument("--import-sample", action="store_true",
                         help="import the bundled sample book on start if the library is empty")
-    parser.add_argument("--self-test", nargs="?", const="What is kinetic energy?", metavar="QUESTION",
+    parser.add_argument("--self-test", nargs="?", const=SELF_TEST_QUESTION, metavar="QUESTION",
                         help="import the sample book if needed, ask QUESTION, print timings as JSON, quit "
                              "(exit 0 when a cited answer came back)")
     parser.add_argument("-v", "--verbose", action="count", default=0, help="more log output on stderr")
@@ -107,7 +109,6 @@ def main(argv: list[str] | None = None) -> int:
             window.import_sample()
         test = None
         if args.self_test:
-            from desktop.self_test import SelfTest
             test = SelfTest(app, window, args.self_test)
             test.start()
         status = app.exec()

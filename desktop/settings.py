@@ -16,12 +16,12 @@ from PySide6.QtWidgets import (QButtonGroup, QCheckBox, QDialog, QDialogButtonBo
                                QWidget)
 
 from core.errors import LanternError, ModelUnavailableError
+from core.gguf import GGUF_MAGIC
 from desktop.errors import show_error
 
 log = logging.getLogger(__name__)
 
 ORGANIZATION = APPLICATION = "Lantern"
-GGUF_MAGIC = b"GGUF"
 
 
 def qsettings() -> QSettings:
