@@ -25,9 +25,9 @@ from __future__ import annotations
 import json
 import logging
 import os
-import re
 import sys
 import time
+from dataclasses import asdict
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
@@ -37,37 +37,14 @@ sys.path.insert(0, str(REPO))
 from benchmarks.common import dev_parser  # noqa: E402
 
 from core.answer import AnswerSettings, Tutor  # noqa: E402
-from core.attribution import parse_citations  # noqa: E402
-from core.evaluation import is_gold, load_questions  # noqa: E402
+from core.answer_eval import ask_once, judge_answer, multiple_choice, spread, summarize_answers  # noqa: E402
+from core.evaluation import load_questions  # noqa: E402
 from core.followup import rewrite_followup  # noqa: E402
 from core.library import Library  # noqa: E402
-from core.models import AnswerEventKind  # noqa: E402
-
-LETTERS = "ABCDEFGH"
 
 
 def load() -> str:
     return "load %.2f %.2f %.2f" % os.getloadavg()
-
-
-def pct(values: list[float], q: float) -> float:
-    if not values:
-        return float("nan")
-    v = sorted(values)
-    return v[min(len(v) - 1, int(round(q * (len(v) - 1))))]
-
-
-def spread(items: list, n: int) -> list:
-    """``n`` items evenly spaced over the list (deterministic; covers every chapter)."""
-    if n >= len(items):
-        return list(items)
-    step = len(items) / n
-    return [items[int(i * step)] for i in range(n)]
-
-
-def raw_questions(name: str) -> list[dict]:
-    with open(BENCH / name / "questions.jsonl", encoding="utf-8") as fh:
-        return [json.loads(line) for line in fh if line.strip()]
 
 
 # -- refusal -------------------------------------------------------------------------------------
@@ -101,21 +78,12 @@ class _NoModel:
 
 
 # -- answers -------------------------------------------------------------------------------------
-def citation_valid(lib: Library, c, pages_cache: dict) -> bool:
-    chunk = lib.chunks([c.chunk_id]).get(c.chunk_id)
-    if chunk is None or chunk.book_id != c.book_id:
-        return False
-    labels = pages_cache.setdefault(c.book_id, {p.index: p.label for p in lib.pages(c.book_id)})
-    return (c.page_start in labels and c.page_end in labels and labels[c.page_start] == c.printed_page
-            and chunk.section_number == c.section)
-
-
 def run_answers(model_key: str, libs: dict[str, Library], n: int, max_tokens: int) -> dict:
     from core.llm import LLMSettings, LocalModel
 
     per_book = {name: spread([q for q in load_questions(BENCH / name / "questions.jsonl")], n // 2)
                 for name in libs}
-    rows, first, sources_ms = [], [], []
+    rows, outcomes = [], []
     model = LocalModel(LLMSettings.from_env(model=model_key))
     try:
         t = time.perf_counter()
@@ -126,54 +94,21 @@ def run_answers(model_key: str, libs: dict[str, Library], n: int, max_tokens: in
             tutor = Tutor(lib, model, settings=AnswerSettings(answer_tokens=max_tokens))
             tutor.retrieve("warm up the search indexes")
             tutor.prewarm().result()
-            pages_cache: dict = {}
+            labels: dict = {}
             for q in qs:
-                answer, t_sources = None, None
-                t0 = time.perf_counter()
-                for ev in tutor.ask(q.question):
-                    if ev.kind is AnswerEventKind.SOURCES:
-                        t_sources = (time.perf_counter() - t0) * 1000
-                    elif ev.kind is AnswerEventKind.DONE:
-                        answer = ev.answer
-                    elif ev.kind is AnswerEventKind.ERROR:
-                        raise SystemExit(ev.text)
-                assert answer is not None
-                cited = {c.n for c in answer.citations}
-                markers_ok = set(parse_citations(answer.text)) <= cited
-                valid = markers_ok and all(citation_valid(lib, c, pages_cache) for c in answer.citations)
-                gold = [is_gold(_chunk_of(lib, c), q) for c in answer.citations]
-                row = {"book": name, "qid": q.qid, "refused": answer.refused, "extractive": answer.extractive,
-                       "citations": len(answer.citations), "valid": valid, "any_gold": any(gold),
-                       "gold_citations": sum(gold), "first_token_ms": answer.timings.get("first_token_ms"),
-                       "sources_ms": t_sources, "total_ms": answer.timings.get("total_ms"),
-                       "dropped": len(answer.dropped), "unsupported": len(answer.unsupported),
-                       "sentences": len(re.findall(r"[.!?](\s|$)", answer.text)),
-                       "question": q.question, "answer": answer.text, "dropped_text": list(answer.dropped),
-                       "unsupported_text": list(answer.unsupported), "notice": answer.notice}
-                rows.append(row)
-                if not answer.refused:
-                    first.append(row["first_token_ms"])
-                sources_ms.append(t_sources or 0.0)
-                print(f"  {model_key} {name[:4]} {q.qid[-12:]:12s} first {row['first_token_ms']:7.0f} ms  "
-                      f"total {row['total_ms']:7.0f} ms  cit {row['citations']} gold {row['any_gold']!s:5s} "
-                      f"valid {valid!s:5s} refused {answer.refused!s:5s} dropped {row['dropped']}  [{load()}]",
+                answer, t_sources = ask_once(tutor, q.question)
+                judged = judge_answer(lib, q, answer, t_sources, labels)
+                rows.append({"book": name, **asdict(judged), "question": q.question, "answer": answer.text,
+                             "dropped_text": list(answer.dropped), "unsupported_text": list(answer.unsupported),
+                             "notice": answer.notice})
+                print(f"  {model_key} {name[:4]} {q.qid[-12:]:12s} first {judged.first_token_ms or 0:7.0f} ms  "
+                      f"total {judged.total_ms or 0:7.0f} ms  cit {judged.citations} gold {judged.any_gold!s:5s} "
+                      f"valid {judged.valid!s:5s} refused {judged.refused!s:5s} dropped {judged.dropped}  [{load()}]",
                       flush=True)
+                outcomes.append(judged)
     finally:
         model.close()
-    answered = [r for r in rows if not r["refused"]]
-    cits = sum(r["citations"] for r in answered)
-    summary = {
-        "model": model_key, "questions": len(rows), "load_s": round(load_s, 1),
-        "first_token_p50_ms": pct(first, 0.5), "first_token_p95_ms": pct(first, 0.95),
-        "sources_p50_ms": pct(sources_ms, 0.5), "sources_p95_ms": pct(sources_ms, 0.95),
-        "citation_validity": round(sum(r["valid"] for r in rows) / max(1, len(rows)), 3),
-        "answers_with_gold_citation": round(sum(r["any_gold"] for r in answered) / max(1, len(answered)), 3),
-        "citations_in_gold": round(sum(r["gold_citations"] for r in answered) / max(1, cits), 3),
-        "answers_without_citation": sum(1 for r in answered if not r["citations"]),
-        "refused": sum(r["refused"] for r in rows),
-        "sentences_dropped": sum(r["dropped"] for r in rows), "sentences_flagged": sum(r["unsupported"] for r in rows),
-        "rows": rows,
-    }
+    summary = {"model": model_key, "load_s": round(load_s, 1), **summarize_answers(outcomes), "rows": rows}
     print(f"answers  {model_key}: {len(rows)} questions, first token p50 {summary['first_token_p50_ms']:.0f} ms / "
           f"p95 {summary['first_token_p95_ms']:.0f} ms, sources p50 {summary['sources_p50_ms']:.0f} ms; "
           f"citations valid {summary['citation_validity']:.3f}; answers citing the gold section "
@@ -183,62 +118,18 @@ def run_answers(model_key: str, libs: dict[str, Library], n: int, max_tokens: in
     return summary
 
 
-def _chunk_of(lib: Library, c):
-    return lib.chunks([c.chunk_id])[c.chunk_id]
-
-
 # -- multiple choice -------------------------------------------------------------------------------
-MC_SYSTEM = "You are a helpful tutor. Answer the multiple-choice question."
-
-
-def mc_question(r: dict) -> str:
-    opts = "\n".join(f"- {c}" for c in r["choices"])
-    return (f"Question: {r['question']}\nOptions:\n{opts}\n"
-            "Which option is correct? Reply with the correct option's exact words.")
-
-
-def pick_choice(reply: str, choices: list[str]) -> str:
-    """The option the reply names: small models answer with the option's words far more reliably than
-    with its letter (Qwen 0.5B said "C" to almost every lettered question)."""
-    import difflib
-
-    from core.attribution import stems
-
-    first = next((ln for ln in reply.strip().splitlines() if ln.strip()), "").lower()
-    words = stems(first)
-
-    def score(c: str) -> float:
-        own = stems(c)
-        return ((len(own & words) / len(own) if own else 0.0) + (1.0 if c.lower() in first else 0.0)
-                + 0.5 * difflib.SequenceMatcher(None, first, c.lower()).ratio())
-    return LETTERS[max(range(len(choices)), key=lambda i: score(choices[i]))]
-
-
 def run_mc(model_key: str, lib: Library, n: int) -> dict:
     """The same model and prompt with and without the tutor's retrieved passages (same budget)."""
-    from core.context import format_sources
     from core.llm import LLMSettings, LocalModel
 
-    items = spread([r for r in raw_questions("psychology-2e") if r.get("choices") and r.get("answer_letter")], n)
+    keyed = [q for q in load_questions(BENCH / "psychology-2e" / "questions.jsonl") if q.choices and q.answer_letter]
     model = LocalModel(LLMSettings.from_env(model=model_key))
-    tutor = Tutor(lib, model)
-    right = {"with_book": 0, "without_book": 0}
     try:
-        for r in items:
-            q = mc_question(r)
-            hits, _ = tutor.retrieve(r["question"] + " " + " ".join(r["choices"]))
-            prep = tutor._prepare(r["question"], hits, False, True)  # the tutor's sources and budget
-            with_book = f"Textbook passages:\n{format_sources(prep.sources)}\n\n{q}"
-            for kind, user in (("with_book", with_book), ("without_book", q)):
-                reply = model.chat([{"role": "system", "content": MC_SYSTEM}, {"role": "user", "content": user}],
-                                   max_tokens=20, temperature=0.0)
-                right[kind] += pick_choice(reply, r["choices"]) == r["answer_letter"]
+        out = {"model": model_key, **multiple_choice(Tutor(lib, model), spread(keyed, n))}
     finally:
         model.close()
-    out = {"model": model_key, "questions": len(items),
-           **{f"accuracy_{k}": round(v / max(1, len(items)), 3) for k, v in right.items()},
-           "chance": round(sum(1 / len(r["choices"]) for r in items) / max(1, len(items)), 3)}
-    print(f"mc       {model_key}: {len(items)} Psychology questions: accuracy with the book "
+    print(f"mc       {model_key}: {out['questions']} Psychology questions: accuracy with the book "
           f"{out['accuracy_with_book']:.3f}, without {out['accuracy_without_book']:.3f} (chance {out['chance']:.3f})"
           f"  [{load()}]", flush=True)
     return out

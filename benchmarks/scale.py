@@ -19,7 +19,6 @@ import argparse
 import json
 import os
 import resource
-import statistics
 import sys
 import tempfile
 import time
@@ -31,6 +30,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from core.evaluation import percentile  # noqa: E402
+from core import sections_index  # noqa: E402
 from core.library import Library  # noqa: E402
 from core.resources import sample_books  # noqa: E402
 
@@ -78,6 +78,7 @@ def clone_book(db, src_path: Path, src_book: str, n: int) -> str:
                        WHERE book_id = ?""", [c_shift, new_id, s_shift, src_book])
         db.execute("""INSERT INTO vectors SELECT chunk_id + ?, vector FROM src.vectors
                       WHERE chunk_id IN (SELECT id FROM src.chunks WHERE book_id = ?)""", [c_shift, src_book])
+        sections_index.index_book(db, new_id)  # as an import does
         db.execute("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'generation'")
         db.execute("COMMIT")
     finally:

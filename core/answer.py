@@ -134,6 +134,10 @@ class Tutor:
         hits = self.library.find(question, self.settings.k, book_id=book_id, chapters=tuple(chapters), pages=pages)
         return hits, self._assess(question, hits)
 
+    def sources(self, question: str, hits: Sequence[Any]) -> tuple[Any, ...]:
+        """The numbered sources ``ask`` would give the model for ``question`` and these hits (same budget)."""
+        return self._prepare(question, hits, False, True).sources
+
     def ask(self, question: str, *, book_id: str | None = None, chapters: tuple[str, ...] = (),
             pages: tuple[int, int] | None = None, cancel: CancelFn = _never,
             conversation_id: int | None = None, previous: Turn | None = None,

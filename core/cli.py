@@ -78,6 +78,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--offbook", metavar="FILE.jsonl", action="append", default=[],
                    help="questions the library does NOT answer (repeatable): report how often coverage flags "
                         "them beside the --questions (in-book) rate")
+    p.add_argument("--answers", type=int, default=0, metavar="N",
+                   help="also answer N questions (spread over the set) with the local model: citation validity, "
+                        "citation in the gold section, multiple-choice accuracy with and without the book, "
+                        "and (with --offbook) refusal precision/recall")
+    p.add_argument("--model", metavar="PATH|KEY", help="chat model for --answers (default: the configured one)")
     _reranker_flag(p)
     _json_flag(p)
 
@@ -300,6 +305,7 @@ def cmd_eval(lib: Library, args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from core.coverage import DEFAULT_THRESHOLD, assess
+    from core.answer_eval import format_answer_report
     from core.evaluation import coverage_rates, evaluate, format_coverage, format_table, load_questions
 
     questions = load_questions(args.questions, args.limit)
@@ -329,8 +335,36 @@ def cmd_eval(lib: Library, args: argparse.Namespace) -> int:
         report["coverage"] = coverage_rates(sets, lambda q: lib.find(q, 10, book_id=book), assess)
         report["coverage_threshold"] = DEFAULT_THRESHOLD
         text.append(format_coverage(report["coverage"], DEFAULT_THRESHOLD))
+    if args.answers > 0:
+        report["answers"] = _eval_answers(lib, args, questions, book)
+        text.append(format_answer_report(report["answers"]))
     emit(args, report, "\n\n".join(text))
     return 0
+
+
+def _eval_answers(lib: Library, args: argparse.Namespace, questions, book: str | None) -> dict:
+    """``lantern eval --answers N``: the tutor end to end on N questions, multiple choice, refusal."""
+    from core.answer import Tutor
+    from core.answer_eval import evaluate_answers, multiple_choice, refusal_metrics, spread
+    from core.evaluation import load_questions
+
+    tutor = Tutor(lib, args.model)
+    try:
+        error = tutor.model_error()
+        if error is not None:
+            raise LanternError(f"--answers needs a chat model: {error.message}")
+        tutor.prewarm().result()  # as the app does at start-up: the fixed instructions are cached
+        out: dict = {"model": tutor.model_name}
+        out["answers"] = evaluate_answers(tutor, spread(questions, args.answers), book_id=book)
+        keyed = [q for q in questions if q.choices and q.answer_letter]
+        out["multiple_choice"] = multiple_choice(tutor, spread(keyed, args.answers), book_id=book)
+        if args.offbook:
+            off = [q.question for path in args.offbook for q in load_questions(path)]
+            out["refusal"] = refusal_metrics(tutor, [q.question for q in spread(questions, args.answers * 5)],
+                                             spread(off, args.answers * 5), book_id=book)
+        return out
+    finally:
+        tutor.close()
 
 
 @command("demo")

@@ -6,6 +6,7 @@ connection); nothing here deletes a book's data.  Checks, cheapest first:
 * SQLite ``integrity_check`` and ``foreign_key_check``;
 * the FTS5 index against the chunks table (``integrity-check``; repaired with ``rebuild``);
 * every chunk has a vector of the right size (missing ones are re-embedded from the chunk's text);
+* every book with chunks has its section index (``core.sections_index``; rebuilt from the chunks);
 * the FAISS index holds exactly the stored vectors' ids and its manifest matches the embedding model
   and chunker (repaired by rebuilding from SQLite, the source of truth);
 * every book's stored file exists; no unreferenced files or temp files are left in ``books/``/``index/``.
@@ -114,7 +115,7 @@ class Doctor:
         self.checks: list[str] = []
 
     def run(self) -> DoctorReport:
-        for check in (self.sqlite, self.fts, self.vectors, self.faiss, self.files):
+        for check in (self.sqlite, self.fts, self.vectors, self.sections, self.faiss, self.files):
             self.checks.append(check.__name__)
             try:
                 check()
@@ -147,15 +148,18 @@ class Doctor:
             self._found("orphan_rows", f"{len(orphans)} row(s) in {', '.join(tables)} belong to no book", True, fix)
 
     def fts(self) -> None:
+        self._fts_table("chunks_fts", "fts_mismatch", "the keyword index does not match the chunks")
+
+    def _fts_table(self, table: str, code: str, what: str) -> None:
         db = self.lib.db
         try:
             # rank=1: compare against the content table too, not only the index's own consistency.
-            db.execute("INSERT INTO chunks_fts(chunks_fts, rank) VALUES('integrity-check', 1)")
+            db.execute(f"INSERT INTO {table}({table}, rank) VALUES('integrity-check', 1)")
         except sqlite3.DatabaseError as exc:
             def fix() -> None:
                 with self.lib._writing():
-                    db.execute("INSERT INTO chunks_fts(chunks_fts) VALUES('rebuild')")
-            self._found("fts_mismatch", f"the keyword index does not match the chunks ({exc})", True, fix)
+                    db.execute(f"INSERT INTO {table}({table}) VALUES('rebuild')")
+            self._found(code, f"{what} ({exc})", True, fix)
 
     def vectors(self) -> None:
         db = self.lib.db
@@ -167,6 +171,19 @@ class Doctor:
         if todo:
             self._found("missing_vectors", f"{len(todo)} chunk(s) have no usable vector", True,
                         lambda: self._reembed(todo))
+
+    def sections(self) -> None:
+        from core import sections_index
+        db = self.lib.db
+        missing = sections_index.books_missing(db)
+        self._fts_table("section_fts", "section_fts_damaged", "the section keyword index is damaged")
+        if missing:
+            def fix() -> None:
+                with self.lib._writing():
+                    for book_id in missing:
+                        sections_index.index_book(db, book_id)
+            self._found("section_index_missing", f"{len(missing)} book(s) have no section index (used to rank "
+                        "passages)", True, fix)
 
     def _reembed(self, chunk_ids: list[int]) -> None:
         from core.indexing import embed_text

@@ -28,6 +28,7 @@ class GoldQuestion:
     gold_pages: tuple[int, int] | None
     choices: tuple[str, ...] = ()
     chapter: str | None = None
+    answer_letter: str | None = None  # the keyed option of a multiple-choice question ("A", "B", ...)
 
     def text(self, with_choices: bool) -> str:
         if with_choices and self.choices:
@@ -49,7 +50,8 @@ def load_questions(path: str | Path, limit: int | None = None) -> list[GoldQuest
                 question=r["question"], qtype=r.get("qtype") or "question", section=str(r.get("section") or ""),
                 gold_pages=(int(pages[0]), int(pages[1])) if pages else None,
                 choices=tuple(r.get("choices") or ()),
-                chapter=str(r["chapter"]) if r.get("chapter") is not None else None))
+                chapter=str(r["chapter"]) if r.get("chapter") is not None else None,
+                answer_letter=str(r["answer_letter"]).strip().upper() if r.get("answer_letter") else None))
             if limit and len(out) >= limit:
                 break
     return out

@@ -2,7 +2,7 @@
 
 Layout of a library folder::
 
-    lantern.db          SQLite (WAL): books, pages, sections, blocks, chunks, FTS, vectors
+    lantern.db          SQLite (WAL): books, pages, sections, blocks, chunks, FTS, vectors, section index
     books/<id>.<ext>    a private copy of every imported file (the reader opens it)
     index/              the FAISS index and its manifest
 
@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from core import store
+from core import sections_index, store
 from core.errors import (BookImportError, BookNotFoundError, EmptyDocumentError, LanternError, LibraryError,
                          UnreadablePathError)
 from core.importers import read_book
@@ -105,7 +105,13 @@ class Library(RecordsMixin):
         return self._embedder
 
     def _embed_query(self, text: str):
-        return self.embedder.encode_query(text)
+        # Inside one ``find`` the chunk search and the section scores embed the same question: once.
+        memo = getattr(self._local, "query_vectors", None)
+        if memo is None:
+            return self.embedder.encode_query(text)
+        if text not in memo:
+            memo[text] = self.embedder.encode_query(text)
+        return memo[text]
 
     def _generation(self, db=None) -> int:
         db = db or self.reader
@@ -221,6 +227,7 @@ class Library(RecordsMixin):
                 with self._writing():
                     section_ids = self._insert_book(book_id, src, digest, stored_name, parsed)
                     chunk_ids = insert_chunks(self.db, book_id, parsed, section_ids, drafts, vectors)
+                    sections_index.index_book(self.db, book_id)
                     generation = self._bump_generation()
                     check_cancel(cancel)
                     os.replace(tmp, target)  # inside the transaction: a failed commit removes it below
@@ -416,8 +423,22 @@ class Library(RecordsMixin):
             return self.search(text, n, book_id=book_id, chapters=chapters, pages=pages,
                                roles=want or tuple(roles), mode=mode)
         rescorer = self.reranker if reranker is True else (reranker or None)
-        stage = (lambda text, hits: rescore(text, hits, rescorer)) if rescorer is not None else None
-        return select_hits(plan, search, k, rescore=stage)
+        stage = (lambda text, hits: rescore(text, self._with_section_scores(text, hits, rescorer.top_n), rescorer)
+                 ) if rescorer is not None else None
+        self._local.query_vectors = {}
+        try:
+            return select_hits(plan, search, k, rescore=stage)
+        finally:
+            self._local.query_vectors = None
+
+    def _with_section_scores(self, text: str, hits: list[Hit], top_n: int) -> list[Hit]:
+        """The first ``top_n`` hits with their sections' keyword and centroid scores for ``text``."""
+        head = hits[:top_n]
+        wanted = {(h.chunk.book_id, sections_index.chunk_section_key(h.chunk)) for h in head}
+        db = self.reader
+        keyword = sections_index.keyword_scores(db, text, wanted)
+        vector = sections_index.vector_scores(db, self._embed_query(text), wanted)
+        return sections_index.annotate(head, keyword, vector) + hits[top_n:]
 
     def chunks(self, ids) -> dict[int, Chunk]:
         """Chunks by id."""

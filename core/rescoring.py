@@ -103,27 +103,37 @@ class SignalBlend:
     .872; Chemistry .856 → .860, .701 → .707).  Top 20 lowered Chemistry (weak keyword-only chunks
     moved up); vector weight .7 helped Chemistry but not Psychology's MRR, .3 the reverse.
 
-    Section agreement: a candidate whose section also holds other top candidates gains
-    ``section_weight`` × their share (a section the retrievers keep returning is likely the one that
-    answers).  ``benchmarks/rescoring.py --section`` (same run): weight .2 took Psychology MRR@10 .872 →
-    .875 (Hit@5 .959 both) and Chemistry Hit@5 .860 → .863, MRR .707 → .713; .1 and .4 lifted MRR
-    too but moved one book's Hit@5 down.
+    Section signals (``core.sections_index``; ``Library.find`` adds them as stage scores): the
+    question's cosine with the chunk's section centroid and its bm25 over the section's whole text, each
+    min-max scaled over the candidates and weighted .2.  ``benchmarks/rescoring.py --section-signals``
+    (same run, question only): Psychology Hit@5 .959 → .964, MRR@10 .875 → .877; Chemistry (800) Hit@5
+    .863 → .869, MRR .713 → .721 — against the earlier same-section agreement bonus (``section_weight``
+    .2, now 0: with the section signals it no longer lifted both books).
     """
 
     top_n: int = 10
     vector_weight: float = 0.5
     name: str = "blend"
-    section_weight: float = 0.2  # bonus for the share of the other top candidates from the same section
+    section_weight: float = 0.0  # bonus for the share of the other top candidates from the same section
+    section_vector_weight: float = 0.2  # the chunk's section centroid vs the question (``section_vector``)
+    section_keyword_weight: float = 0.2  # bm25 of the question over the chunk's whole section (``section_keyword``)
 
     def scores(self, question: str, hits: Sequence[Hit]) -> Sequence[float]:
-        """Blended keyword/vector score of each hit, plus its section's agreement bonus."""
+        """Blended keyword/vector score of each hit, plus its section's signals."""
         base = blend_scores(hits, self.vector_weight)
-        if not self.section_weight or len(hits) < 2:
+        if len(hits) < 2:
             return base
-        counts = Counter(h.chunk.section_id for h in hits if h.chunk.section_id is not None)
-        others = np.array([counts[h.chunk.section_id] - 1 if h.chunk.section_id is not None else 0 for h in hits],
-                          dtype=float)
-        return base + self.section_weight * others / (len(hits) - 1)
+        stages = [dict(h.stage_scores) for h in hits]
+        for weight, stage in ((self.section_vector_weight, "section_vector"),
+                              (self.section_keyword_weight, "section_keyword")):
+            if weight:
+                base = base + weight * minmax([s.get(stage) for s in stages])
+        if self.section_weight:
+            counts = Counter(h.chunk.section_id for h in hits if h.chunk.section_id is not None)
+            others = np.array([counts[h.chunk.section_id] - 1 if h.chunk.section_id is not None else 0
+                               for h in hits], dtype=float)
+            base = base + self.section_weight * others / (len(hits) - 1)
+        return base
 
 
 def passage_text(chunk: Chunk) -> str:

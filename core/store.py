@@ -190,8 +190,17 @@ def _m5_segment_keys(db: sqlite_utils.Database) -> None:
     db.execute("CREATE INDEX chunks_segment_key ON chunks(segment_key) WHERE segment_key IS NOT NULL")
 
 
+def _m6_section_index(db: sqlite_utils.Database) -> None:
+    """Section-level keyword text and centroid vectors for re-ranking (``core.sections_index``),
+    built for the books already in the library."""
+    from core import sections_index
+    sections_index.create_tables(db)
+    for (book_id,) in db.execute("SELECT id FROM books").fetchall():
+        sections_index.index_book(db, book_id)
+
+
 MIGRATIONS: list[Callable[[sqlite_utils.Database], None]] = [_m1_books, _m2_chunks, _m3_conversations,
-                                                            _m4_study, _m5_segment_keys]
+                                                            _m4_study, _m5_segment_keys, _m6_section_index]
 """Append new migrations; never edit a released one.  Index i brings user_version i -> i+1."""
 
 

@@ -34,7 +34,7 @@ def codes(report) -> list[str]:
 def test_a_healthy_library_is_ok(lib: Library):
     report = lib.doctor()
     assert report.ok and report.problems == () and report.repaired == ()
-    assert set(report.checks) == {"sqlite", "fts", "vectors", "faiss", "files"}
+    assert set(report.checks) == {"sqlite", "fts", "vectors", "sections", "faiss", "files"}
 
 
 def test_a_keyword_index_out_of_step_is_found_and_rebuilt(lib: Library):

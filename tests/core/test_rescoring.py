@@ -57,11 +57,10 @@ def test_blend_prefers_a_chunk_strong_on_both_retrievers():
 
 def test_signal_blend_rescores_only_its_top_n():
     hits = [hit(1, keyword=1.0, vector=0.1), hit(2, keyword=9.0, vector=0.9), hit(3, keyword=99.0, vector=0.99)]
-    out = rescore("q", hits, SignalBlend(top_n=2))
+    out = rescore("q", hits, SignalBlend(top_n=2, section_weight=0.2))
     assert [h.chunk.id for h in out] == [2, 1, 3]
     assert dict(out[0].stage_scores)["blend"] == pytest.approx(1.2)  # 1.0 + the shared section's 0.2
-    assert dict(rescore("q", hits, SignalBlend(top_n=2, section_weight=0.0))[0].stage_scores)["blend"] == \
-        pytest.approx(1.0)
+    assert dict(rescore("q", hits, SignalBlend(top_n=2))[0].stage_scores)["blend"] == pytest.approx(1.0)
 
 
 def test_section_agreement_lifts_a_candidate_whose_section_keeps_coming_back():
@@ -69,8 +68,20 @@ def test_section_agreement_lifts_a_candidate_whose_section_keeps_coming_back():
             hit(2, keyword=4.9, vector=0.59, section_id=8),
             hit(3, keyword=1.0, vector=0.10, section_id=8),
             hit(4, keyword=1.0, vector=0.10, section_id=8)]
-    assert [h.chunk.id for h in rescore("q", hits, SignalBlend(section_weight=0.0))][:2] == [1, 2]
-    assert [h.chunk.id for h in rescore("q", hits, SignalBlend())][:2] == [2, 1]
+    assert [h.chunk.id for h in rescore("q", hits, SignalBlend())][:2] == [1, 2]
+    assert [h.chunk.id for h in rescore("q", hits, SignalBlend(section_weight=0.2))][:2] == [2, 1]
+
+
+def test_section_signals_lift_a_chunk_whose_whole_section_matches():
+    def with_section(h, kw, vec):
+        from dataclasses import replace
+        return replace(h, stage_scores=h.stage_scores + (("section_keyword", kw), ("section_vector", vec)))
+    hits = [with_section(hit(1, keyword=1.0, vector=0.5, section_id=1), 0.1, 0.1),
+            with_section(hit(2, keyword=1.0, vector=0.5, section_id=2), 3.0, 0.9)]
+    assert list(SignalBlend(section_vector_weight=0, section_keyword_weight=0).scores("q", hits)) == [1.0, 1.0]
+    scores = SignalBlend().scores("q", hits)
+    assert scores[1] == pytest.approx(1.4) and scores[0] == pytest.approx(1.0)
+    assert [h.chunk.id for h in rescore("q", hits, SignalBlend())] == [2, 1]
 
 
 def test_setting_names_the_rescorer(tmp_path: Path):

@@ -1,0 +1,128 @@
+"""Section-level signals for re-ranking: how well a chunk's whole *section* matches the question.
+
+A chunk is short; the section it belongs to is what a question is usually about (the dev benchmark's
+gold is a section).  Two section-level scores, stored at import beside the chunks and read by
+``Library.find`` for the sections of its candidates:
+
+* keyword — bm25 of the question over the section's whole text (``section_fts``, FTS5);
+* vector — cosine of the question with the section's centroid (the normalised mean of its chunks'
+  vectors, ``section_vectors``).
+
+``benchmarks/rescoring.py --section-signals`` measured both on the dev books (see README).  Owned by
+``core.library.Library`` (these functions run on its connections, inside its transactions).
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+import sqlite_utils
+
+from core.models import Chunk
+from core.search import fts_match_expression
+
+
+def section_key(section_number: str | None, section_id: int | None) -> str:
+    """The stored identity of a chunk's section: its number ("2.3", "A"), else its section row id."""
+    return section_number if section_number else f"id:{section_id}"
+
+
+def chunk_section_key(chunk: Chunk) -> str:
+    return section_key(chunk.section_number, chunk.section_id)
+
+
+def create_tables(db: sqlite_utils.Database) -> None:
+    """Schema of the section index (migration 6); a removed book takes its rows with it."""
+    db.execute("CREATE VIRTUAL TABLE section_fts USING fts5(book_id UNINDEXED, key UNINDEXED, text, "
+               "tokenize='porter unicode61 remove_diacritics 2')")
+    db.execute("""
+        CREATE TABLE section_vectors (
+            book_id TEXT NOT NULL REFERENCES books(id) ON DELETE CASCADE,
+            key TEXT NOT NULL,
+            vector BLOB NOT NULL,
+            PRIMARY KEY (book_id, key)
+        ) WITHOUT ROWID""")
+    # FTS5 tables take no foreign keys: a trigger keeps ``remove`` one atomic statement.
+    db.execute("CREATE TRIGGER section_fts_book_removed AFTER DELETE ON books BEGIN "
+               "DELETE FROM section_fts WHERE book_id = old.id; END")
+
+
+def index_book(db: sqlite_utils.Database, book_id: str) -> int:
+    """(Re)build one book's section rows from its stored chunks and vectors; return the section count.
+
+    Runs inside the caller's transaction (the import's, or doctor's repair).
+    """
+    db.execute("DELETE FROM section_fts WHERE book_id = ?", [book_id])
+    db.execute("DELETE FROM section_vectors WHERE book_id = ?", [book_id])
+    texts: dict[str, list[str]] = defaultdict(list)
+    sums: dict[str, np.ndarray] = {}
+    rows = db.execute("SELECT c.section_number, c.section_id, c.titles, c.text, v.vector FROM chunks c "
+                      "JOIN vectors v ON v.chunk_id = c.id WHERE c.book_id = ? ORDER BY c.ordinal", [book_id])
+    for number, sid, titles, text, blob in rows:
+        key = section_key(number, sid)
+        if key not in texts and titles:  # the headings once, as the section's first line
+            texts[key].append(titles)
+        texts[key].append(text)
+        vec = np.frombuffer(blob, dtype=np.float32)
+        sums[key] = sums[key] + vec if key in sums else vec.astype(np.float64)
+    for key, parts in texts.items():
+        db.execute("INSERT INTO section_fts (book_id, key, text) VALUES (?, ?, ?)", [book_id, key, "\n".join(parts)])
+        centroid = sums[key] / max(float(np.linalg.norm(sums[key])), 1e-12)
+        db.execute("INSERT INTO section_vectors (book_id, key, vector) VALUES (?, ?, ?)",
+                   [book_id, key, centroid.astype(np.float32).tobytes()])
+    return len(texts)
+
+
+def books_missing(db: sqlite_utils.Database) -> list[str]:
+    """Books with chunks but no section rows (an index to rebuild; ``Library.doctor`` checks this)."""
+    return [r[0] for r in db.execute(
+        "SELECT DISTINCT c.book_id FROM chunks c WHERE NOT EXISTS "
+        "(SELECT 1 FROM section_vectors s WHERE s.book_id = c.book_id)")]
+
+
+def keyword_scores(db: sqlite_utils.Database, question: str, wanted: Iterable[tuple[str, str]]
+                   ) -> dict[tuple[str, str], float]:
+    """bm25 (higher = better) of ``question`` over each wanted (book_id, key) section's text.
+
+    Ranked over every section of the books asked about, so the scores are comparable to each other.
+    """
+    wanted = set(wanted)
+    expr = fts_match_expression(question)
+    if not wanted or expr is None:
+        return {}
+    books = sorted({b for b, _ in wanted})
+    marks = ",".join("?" * len(books))
+    rows = db.execute(f"SELECT book_id, key, bm25(section_fts) FROM section_fts WHERE section_fts MATCH ? "
+                      f"AND book_id IN ({marks})", [expr, *books])
+    return {(b, k): -float(s) for b, k, s in rows if (b, k) in wanted}
+
+
+def vector_scores(db: sqlite_utils.Database, qvec: np.ndarray, wanted: Iterable[tuple[str, str]]
+                  ) -> dict[tuple[str, str], float]:
+    """Cosine of the (normalised) query vector with each wanted section's centroid."""
+    out: dict[tuple[str, str], float] = {}
+    q = np.asarray(qvec, dtype=np.float32).ravel()
+    for book_id, key in set(wanted):
+        row = db.execute("SELECT vector FROM section_vectors WHERE book_id = ? AND key = ?", [book_id, key]).fetchone()
+        if row is not None:
+            vec = np.frombuffer(row[0], dtype=np.float32)
+            if vec.shape == q.shape:
+                out[(book_id, key)] = float(vec @ q)
+    return out
+
+
+def annotate(hits: Sequence, keyword: dict, vector: dict) -> list:
+    """Hits with ``section_keyword``/``section_vector`` stage scores added where known."""
+    from dataclasses import replace
+    out = []
+    for h in hits:
+        key = (h.chunk.book_id, chunk_section_key(h.chunk))
+        extra = tuple((name, table[key]) for name, table in (("section_keyword", keyword), ("section_vector", vector))
+                      if key in table)
+        out.append(replace(h, stage_scores=h.stage_scores + extra) if extra else h)
+    return out
+
+
+__all__ = ["annotate", "books_missing", "chunk_section_key", "create_tables", "index_book", "keyword_scores",
+           "section_key", "vector_scores"]
