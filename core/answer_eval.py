@@ -138,7 +138,8 @@ def evaluate_answers(tutor: Any, questions: Sequence[GoldQuestion], *, book_id: 
 def mc_prompt(question: str, choices: Sequence[str], sources_block: str | None = None) -> str:
     """The user message of a multiple-choice question (options by their words, not letters)."""
     opts = "\n".join(f"- {c}" for c in choices)
-    body = f"Question: {question}\nOptions:\n{opts}\nWhich option is correct? Reply with the correct option's exact words."
+    body = (f"Question: {question}\nOptions:\n{opts}\n"
+            "Which option is correct? Reply with the correct option's exact words.")
     return f"Textbook passages:\n{sources_block}\n\n{body}" if sources_block is not None else body
 
 
@@ -211,7 +212,8 @@ def format_answer_report(report: dict[str, Any]) -> str:
     r = report.get("refusal")
     if r:
         lines.append(f"refusal: in-book declined {r['in_book_declined']}/{r['in_book']}, off-book declined "
-                     f"{r['off_book_declined']}/{r['off_book']}: precision {r['precision']:.3f}, recall {r['recall']:.3f}")
+                     f"{r['off_book_declined']}/{r['off_book']}: precision {r['precision']:.3f}, "
+                     f"recall {r['recall']:.3f}")
     return "\n".join(lines)
 
 

@@ -56,23 +56,29 @@ def index_book(db: sqlite_utils.Database, book_id: str) -> int:
     """
     db.execute("DELETE FROM section_fts WHERE book_id = ?", [book_id])
     db.execute("DELETE FROM section_vectors WHERE book_id = ?", [book_id])
+    rows = db.execute("SELECT c.section_number, c.section_id, c.titles, c.text, v.vector FROM chunks c JOIN vectors v "
+                      "ON v.chunk_id = c.id WHERE c.book_id = ? ORDER BY c.ordinal", [book_id]).fetchall()
+    if not rows:
+        return 0
     texts: dict[str, list[str]] = defaultdict(list)
-    sums: dict[str, np.ndarray] = {}
-    rows = db.execute("SELECT c.section_number, c.section_id, c.titles, c.text, v.vector FROM chunks c "
-                      "JOIN vectors v ON v.chunk_id = c.id WHERE c.book_id = ? ORDER BY c.ordinal", [book_id])
-    for number, sid, titles, text, blob in rows:
+    group: list[int] = []
+    order: dict[str, int] = {}
+    for number, sid, titles, text, _ in rows:
         key = section_key(number, sid)
         if key not in texts and titles:  # the headings once, as the section's first line
             texts[key].append(titles)
         texts[key].append(text)
-        vec = np.frombuffer(blob, dtype=np.float32)
-        sums[key] = sums[key] + vec if key in sums else vec.astype(np.float64)
-    for key, parts in texts.items():
+        group.append(order.setdefault(key, len(order)))
+    # one numpy pass for every centroid (a Python loop per chunk would hold the GIL far longer)
+    matrix = np.frombuffer(b"".join(r[4] for r in rows), dtype=np.float32).reshape(len(rows), -1)
+    sums = np.zeros((len(order), matrix.shape[1]), dtype=np.float64)
+    np.add.at(sums, np.asarray(group), matrix)
+    sums /= np.maximum(np.linalg.norm(sums, axis=1, keepdims=True), 1e-12)
+    for key, i in order.items():
         cur = db.execute("INSERT INTO section_fts (book_id, key, text) VALUES (?, ?, ?)",
-                         [book_id, key, "\n".join(parts)])
-        centroid = sums[key] / max(float(np.linalg.norm(sums[key])), 1e-12)
+                         [book_id, key, "\n".join(texts[key])])
         db.execute("INSERT INTO section_vectors (book_id, key, fts_rowid, vector) VALUES (?, ?, ?, ?)",
-                   [book_id, key, cur.lastrowid, centroid.astype(np.float32).tobytes()])
+                   [book_id, key, cur.lastrowid, sums[i].astype(np.float32).tobytes()])
     return len(texts)
 
 
