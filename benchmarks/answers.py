@@ -37,9 +37,9 @@ sys.path.insert(0, str(REPO))
 from benchmarks.common import dev_parser  # noqa: E402
 
 from core.answer import AnswerSettings, Tutor  # noqa: E402
-from core.answer_eval import ask_once, judge_answer, multiple_choice, spread, summarize_answers  # noqa: E402
+from core.answer_eval import (ask_once, judge_answer, multiple_choice, refusal_metrics, spread,  # noqa: E402
+                              summarize_answers)
 from core.evaluation import load_questions  # noqa: E402
-from core.followup import rewrite_followup  # noqa: E402
 from core.library import Library  # noqa: E402
 
 
@@ -51,16 +51,13 @@ def load() -> str:
 def refusal(libs: dict[str, Library], n: int) -> dict:
     out = {}
     for own, lib in libs.items():
-        tutor = Tutor(lib, model=_NoModel())
         other = next(k for k in libs if k != own)
-        row = {}
-        for kind, book in (("in_book", own), ("off_book", other)):
-            qs = spread(load_questions(BENCH / book / "questions.jsonl"), n)
-            declined = 0
-            for q in qs:
-                _, verdict = tutor.retrieve(rewrite_followup(q.question, None).text)
-                declined += not verdict.covered
-            row[kind] = {"questions": len(qs), "declined": declined, "rate": round(declined / len(qs), 3)}
+        asked = {book: [q.question for q in spread(load_questions(BENCH / book / "questions.jsonl"), n)]
+                 for book in (own, other)}
+        m = refusal_metrics(Tutor(lib, model=_NoModel()), asked[own], asked[other])
+        row = {kind: {"questions": m[kind], "declined": m[f"{kind}_declined"],
+                      "rate": round(m[f"{kind}_declined"] / m[kind], 3) if m[kind] else 0.0}
+               for kind in ("in_book", "off_book")}
         out[own] = row
         print(f"refusal  library={own:14s} in-book declined {row['in_book']['rate']:.3f} "
               f"({row['in_book']['declined']}/{row['in_book']['questions']})   off-book ({other}) declined "

@@ -21,7 +21,8 @@ from typing import Any
 
 from core.attribution import parse_citations, stems
 from core.evaluation import GoldQuestion, is_gold, percentile
-from core.models import Answer, AnswerEventKind, Citation
+from core.followup import rewrite_followup
+from core.models import Answer, AnswerEventKind, Chunk, Citation
 
 LETTERS = "ABCDEFGH"
 MC_SYSTEM = "You are a helpful tutor. Answer the multiple-choice question."
@@ -42,15 +43,11 @@ def markers_valid(answer: Answer) -> bool:
     return set(parse_citations(answer.text)) <= {c.n for c in answer.citations}
 
 
-def citation_valid(library: Any, c: Citation, labels: dict[str, dict[int, str]]) -> bool:
-    """Does the citation resolve: its chunk exists in that book and section, its pages exist and the
-    printed page is the label of its first page?  ``labels`` caches each book's page labels."""
-    chunk = library.chunks([c.chunk_id]).get(c.chunk_id)
+def citation_valid(c: Citation, chunk: Chunk | None, pages: dict[int, str]) -> bool:
+    """Does the citation resolve: its ``chunk`` (as stored, or None) is in the cited book and section, its
+    pages exist in ``pages`` (the book's index -> printed label) and the printed page is its first page's?"""
     if chunk is None or chunk.book_id != c.book_id:
         return False
-    if c.book_id not in labels:
-        labels[c.book_id] = {p.index: p.label for p in library.pages(c.book_id)}
-    pages = labels[c.book_id]
     return (c.page_start in pages and c.page_end in pages and pages[c.page_start] == c.printed_page
             and chunk.section_number == c.section)
 
@@ -75,10 +72,14 @@ class AnswerOutcome:
 
 def judge_answer(library: Any, q: GoldQuestion, answer: Answer, sources_ms: float,
                  labels: dict[str, dict[int, str]]) -> AnswerOutcome:
-    """Citation validity and gold-section agreement of one finished answer."""
+    """Citation validity and gold-section agreement of one finished answer (``labels`` caches each
+    book's page labels across answers)."""
     chunks = library.chunks([c.chunk_id for c in answer.citations])
+    for book_id in {c.book_id for c in answer.citations} - labels.keys():
+        labels[book_id] = {p.index: p.label for p in library.pages(book_id)}
     gold = [c.chunk_id in chunks and is_gold(chunks[c.chunk_id], q) for c in answer.citations]
-    valid = markers_valid(answer) and all(citation_valid(library, c, labels) for c in answer.citations)
+    valid = markers_valid(answer) and all(citation_valid(c, chunks.get(c.chunk_id), labels[c.book_id])
+                                          for c in answer.citations)
     return AnswerOutcome(qid=q.qid, refused=answer.refused, extractive=answer.extractive,
                          citations=len(answer.citations), valid=valid, any_gold=any(gold),
                          gold_citations=sum(gold), sources_ms=sources_ms,
@@ -184,9 +185,14 @@ def multiple_choice(tutor: Any, questions: Sequence[GoldQuestion], *, book_id: s
 
 def refusal_metrics(tutor: Any, in_book: Sequence[str], off_book: Sequence[str], *,
                     book_id: str | None = None) -> dict[str, Any]:
-    """How the coverage verdict declines: precision and recall of "declined" for off-book questions."""
-    declined_in = sum(not tutor.retrieve(q, book_id=book_id)[1].covered for q in in_book)
-    declined_off = sum(not tutor.retrieve(q, book_id=book_id)[1].covered for q in off_book)
+    """How the coverage verdict declines: precision and recall of "declined" for off-book questions.
+
+    Each question is retrieved as ``Tutor.ask`` would for a first question (no previous turn); no model runs.
+    """
+    def declined(question: str) -> bool:
+        return not tutor.retrieve(rewrite_followup(question, None).text, book_id=book_id)[1].covered
+    declined_in = sum(map(declined, in_book))
+    declined_off = sum(map(declined, off_book))
     declined = declined_in + declined_off
     return {"in_book": len(in_book), "in_book_declined": declined_in,
             "off_book": len(off_book), "off_book_declined": declined_off,

@@ -423,7 +423,7 @@ class Library(RecordsMixin):
             return self.search(text, n, book_id=book_id, chapters=chapters, pages=pages,
                                roles=want or tuple(roles), mode=mode)
         rescorer = self.reranker if reranker is True else (reranker or None)
-        stage = (lambda text, hits: rescore(text, self._with_section_scores(text, hits, rescorer.top_n), rescorer)
+        stage = (lambda text, hits: rescore(text, self._with_section_scores(text, hits, rescorer), rescorer)
                  ) if rescorer is not None else None
         self._local.query_vectors = {}
         try:
@@ -431,8 +431,12 @@ class Library(RecordsMixin):
         finally:
             self._local.query_vectors = None
 
-    def _with_section_scores(self, text: str, hits: list[Hit], top_n: int) -> list[Hit]:
-        """The first ``top_n`` hits with their sections' keyword and centroid scores for ``text``."""
+    def _with_section_scores(self, text: str, hits: list[Hit], rescorer) -> list[Hit]:
+        """The re-scorer's first ``top_n`` hits with their sections' keyword and centroid scores for
+        ``text``, when it reads them (``uses_section_scores``); otherwise the hits as they are."""
+        if not getattr(rescorer, "uses_section_scores", False):
+            return hits
+        top_n = rescorer.top_n
         head = hits[:top_n]
         wanted = {(h.chunk.book_id, sections_index.chunk_section_key(h.chunk)) for h in head}
         keyword, vector = sections_index.section_scores(self.reader, text, self._embed_query(text), wanted)

@@ -41,7 +41,11 @@ _DEFAULT = frozenset({"", "default", "blend"})
 
 @runtime_checkable
 class Rescorer(Protocol):
-    """Scores the first ``top_n`` candidates of a search for a question (higher = better)."""
+    """Scores the first ``top_n`` candidates of a search for a question (higher = better).
+
+    A re-scorer that reads the ``section_keyword``/``section_vector`` stage scores says so with a true
+    ``uses_section_scores`` attribute; ``Library.find`` computes them only then.
+    """
 
     @property
     def name(self) -> str: ...
@@ -117,6 +121,11 @@ class SignalBlend:
     section_weight: float = 0.0  # bonus for the share of the other top candidates from the same section
     section_vector_weight: float = 0.2  # the chunk's section centroid vs the question (``section_vector``)
     section_keyword_weight: float = 0.2  # bm25 of the question over the chunk's whole section (``section_keyword``)
+
+    @property
+    def uses_section_scores(self) -> bool:
+        """Whether ``Library.find`` should look up the section signals for this re-scorer."""
+        return bool(self.section_vector_weight or self.section_keyword_weight)
 
     def scores(self, question: str, hits: Sequence[Hit]) -> Sequence[float]:
         """Blended keyword/vector score of each hit, plus its section's signals."""

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 
 import numpy as np
 import sqlite_utils
@@ -123,7 +124,6 @@ def section_scores(db: sqlite_utils.Database, question: str, qvec: np.ndarray, w
 
 def annotate(hits: Sequence, keyword: dict, vector: dict) -> list:
     """Hits with ``section_keyword``/``section_vector`` stage scores added where known."""
-    from dataclasses import replace
     out = []
     for h in hits:
         key = (h.chunk.book_id, chunk_section_key(h.chunk))

@@ -63,11 +63,13 @@ def test_answers_are_judged_for_validity_and_the_gold_section(lib):
 def test_a_citation_that_does_not_resolve_is_invalid(lib):
     answer = _answer(lib)
     c = answer.citations[0]
-    labels: dict = {}
-    assert citation_valid(lib, c, labels) and markers_valid(answer)
-    assert not citation_valid(lib, replace(c, printed_page="999"), labels)
-    assert not citation_valid(lib, replace(c, chunk_id=10**9), labels)
-    assert not citation_valid(lib, replace(c, section="9.9"), labels)
+    chunk = lib.chunks([c.chunk_id])[c.chunk_id]
+    pages = {p.index: p.label for p in lib.pages(c.book_id)}
+    assert citation_valid(c, chunk, pages) and markers_valid(answer)
+    assert not citation_valid(replace(c, printed_page="999"), chunk, pages)
+    assert not citation_valid(replace(c, chunk_id=10**9), lib.chunks([10**9]).get(10**9), pages)
+    assert not citation_valid(replace(c, section="9.9"), chunk, pages)
+    assert not citation_valid(replace(c, book_id="another-book"), chunk, pages)
     assert not markers_valid(replace(answer, text=answer.text + " Also this [9]."))
 
 

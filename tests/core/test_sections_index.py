@@ -7,6 +7,7 @@ import pytest
 
 from core import sections_index
 from core.library import Library
+from core.rescoring import SignalBlend
 from tests.core.test_answer import BOOK
 from tests.fakes import FakeEmbedder
 
@@ -57,6 +58,10 @@ def test_find_adds_section_scores_and_the_blend_uses_them(lib):
     top = dict(hits[0].stage_scores)
     assert hits[0].chunk.section_number == "2.1"
     assert {"section_keyword", "section_vector", "blend"} <= set(top)
+    # a re-scorer that does not read them (weights 0, or a cross-encoder) costs no section lookups
+    plain = lib.find("How does photosynthesis work?", 3,
+                     reranker=SignalBlend(section_vector_weight=0.0, section_keyword_weight=0.0))
+    assert not any(name.startswith("section_") for h in plain for name, _ in h.stage_scores)
 
 
 def test_the_migration_backfills_libraries_made_before_it(tmp_path):
