@@ -36,10 +36,9 @@ sys.path.insert(0, str(REPO))
 
 from benchmarks.common import dev_parser  # noqa: E402
 
-from core.answer import AnswerSettings, Tutor  # noqa: E402
-from core.answer_eval import (ask_once, judge_answer, multiple_choice, refusal_metrics, spread,  # noqa: E402
-                              summarize_answers)
-from core.evaluation import load_questions  # noqa: E402
+from core.answer.tutor import AnswerSettings, Tutor  # noqa: E402
+from core.evaluation.answers import ask_once, judge_answer, multiple_choice, refusal_metrics, spread, summarize_answers
+from core.evaluation.retrieval import load_questions  # noqa: E402
 from core.library import Library  # noqa: E402
 
 
@@ -76,7 +75,8 @@ class _NoModel:
 
 # -- answers -------------------------------------------------------------------------------------
 def run_answers(model_key: str, libs: dict[str, Library], n: int, max_tokens: int) -> dict:
-    from core.llm import LLMSettings, LocalModel
+    from core.llm.settings import LLMSettings
+    from core.llm.model import LocalModel
 
     per_book = {name: spread([q for q in load_questions(BENCH / name / "questions.jsonl")], n // 2)
                 for name in libs}
@@ -118,7 +118,8 @@ def run_answers(model_key: str, libs: dict[str, Library], n: int, max_tokens: in
 # -- multiple choice -------------------------------------------------------------------------------
 def run_mc(model_key: str, lib: Library, n: int) -> dict:
     """The same model and prompt with and without the tutor's retrieved passages (same budget)."""
-    from core.llm import LLMSettings, LocalModel
+    from core.llm.settings import LLMSettings
+    from core.llm.model import LocalModel
 
     keyed = [q for q in load_questions(BENCH / "psychology-2e" / "questions.jsonl") if q.choices and q.answer_letter]
     model = LocalModel(LLMSettings.from_env(model=model_key))

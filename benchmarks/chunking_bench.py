@@ -8,7 +8,7 @@ transformer over exactly those word pieces, and (b) the whole ``chunk_book``; pr
 (wall and CPU) and peak RSS.  ``paired``: the same, interleaved per group of chapters, for a
 machine that other jobs keep busy.  ``eval``: Hit@1/5/10 and MRR@10 by qtype, with
 and without the multiple-choice options, for pooled ("late chunking") vs re-embedded chunk vectors.
-Reads book.md with ``core.importers.read_book`` (``--parser quick``: the small parser below, used
+Reads book.md with ``core.ingest.read.read_book`` (``--parser quick``: the small parser below, used
 before the Markdown importer existed).
 """
 from __future__ import annotations
@@ -26,9 +26,10 @@ from pathlib import Path
 
 import numpy as np
 
-from core.chunking import ChunkConfig, chunk_book, finish, prepare
-from core.embedding import Embedder
-from core.importers.base import finalize_sections
+from core.index.chunk_plan import ChunkConfig
+from core.index.chunker import chunk_book, finish, prepare
+from core.index.embedder import Embedder
+from core.ingest.tree import finalize_sections
 from core.models import Block, BlockKind, Page, ParsedBook, SectionKind, SectionNode, SourceFormat
 
 BENCH = Path(__file__).resolve().parents[2] / "shared" / "bench"
@@ -99,13 +100,13 @@ def quick_markdown(path: Path, page_chars: int = 3000) -> ParsedBook:
                       paginated=False)
 
 
-PARSER = "importer"  # "importer" (core.importers.read_book) or "quick" (the parser above)
+PARSER = "importer"  # "importer" (core.ingest.read.read_book) or "quick" (the parser above)
 
 
 def load_book(name: str) -> ParsedBook:
     path = BENCH / name / "book.md"
-    if PARSER == "importer" and importlib.util.find_spec("core.importers.markdown") is not None:
-        from core.importers import read_book
+    if PARSER == "importer" and importlib.util.find_spec("core.ingest.markdown") is not None:
+        from core.ingest.read import read_book
         return read_book(path)
     return quick_markdown(path)
 

@@ -8,10 +8,10 @@ questions asked of this library, and the generic questions of ``benchmarks/data/
 k = 10 unless ``-k`` says otherwise), as the answer step gets them.
 
 Prints, per book and question set, how many questions are flagged (score < threshold) at
-``core.coverage.DEFAULT_THRESHOLD`` and nearby thresholds, and precision/recall of "flagged" as a
+``core.retrieval.coverage.DEFAULT_THRESHOLD`` and nearby thresholds, and precision/recall of "flagged" as a
 detector of off-book questions at the chosen threshold.  With ``--fit`` it first re-fits the
 logistic weights on this run (classes balanced, generic questions weighted ×10, L2 1/C = 0.1) and
-prints them beside the ones in ``core/coverage.py``; the rates are then shown for both.
+prints them beside the ones in ``core/retrieval/coverage.py``; the rates are then shown for both.
 """
 from __future__ import annotations
 
@@ -27,8 +27,8 @@ sys.path.insert(0, str(REPO))
 
 from benchmarks.common import dev_parser  # noqa: E402
 
-from core import coverage  # noqa: E402
-from core.evaluation import load_questions  # noqa: E402
+from core.retrieval import coverage  # noqa: E402
+from core.evaluation.retrieval import load_questions  # noqa: E402
 from core.library import Library  # noqa: E402
 
 BENCH = REPO.parent / "shared" / "bench"
@@ -78,7 +78,7 @@ def main() -> int:
                 rows[(name, label)] = [coverage.signals(q, lib.find(q, args.k)) for q in qs]
                 print(f"  {name} / {label}: {len(qs)} questions", file=sys.stderr)
 
-    weights = {"core/coverage.py": (coverage.BIAS, dict(coverage.WEIGHTS))}
+    weights = {"core/retrieval/coverage.py": (coverage.BIAS, dict(coverage.WEIGHTS))}
     if args.fit:
         x, y, w = [], [], []
         for (name, label), sigs in rows.items():
@@ -104,7 +104,7 @@ def main() -> int:
             s = np.array([score(x) for x in sigs])
             print(f"{name:15} {label:28} {len(s):5d} " + " ".join(f"{np.mean(s < t):7.3f}" for t in thresholds))
         t = coverage.DEFAULT_THRESHOLD
-        print(f"flagged = score < {t:.2f} (core.coverage.DEFAULT_THRESHOLD) as a detector of off-book questions:")
+        print(f"flagged = score < {t:.2f} (core.retrieval.coverage.DEFAULT_THRESHOLD) as a detector of off-book questions:")
         for name in books:
             flagged_in = int(np.sum(np.array([score(x) for x in rows[(name, "in-book")]]) < t))
             off = [score(x) for (b, label), sigs in rows.items() if b == name and label != "in-book" for x in sigs]

@@ -4,7 +4,7 @@
 
 Makes a "second edition" of a real book (Markdown) by editing ``--changes`` paragraphs spread over the
 book, then in one run: imports edition 1 into an empty library, imports edition 2 beside it (segments
-whose tokens did not change reuse their stored vectors, ``core.chunk_reuse``), and imports edition 2
+whose tokens did not change reuse their stored vectors, ``core.index.chunk_reuse``), and imports edition 2
 alone into another empty library (the baseline).  Prints seconds and transformer windows for each,
 the ratio, and checks that the reused import stored the same chunks and vectors as the baseline.
 """
@@ -23,7 +23,7 @@ import numpy as np
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from core.embedding import Embedder  # noqa: E402
+from core.index.embedder import Embedder  # noqa: E402
 from core.library import Library  # noqa: E402
 
 DEFAULT_BOOK = REPO.parent / "shared" / "bench" / "psychology-2e" / "book.md"

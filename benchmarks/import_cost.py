@@ -20,7 +20,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from core.indexing import embed_text  # noqa: E402
+from core.index.rows import embed_text  # noqa: E402
 from core.library import Library  # noqa: E402
 
 BENCH = REPO.parent / "shared" / "bench"

@@ -20,7 +20,7 @@ sys.path.insert(0, str(REPO))
 
 import pymupdf  # noqa: E402
 
-from core.importers import pdf  # noqa: E402
+from core.ingest.pdf import reader as pdf  # noqa: E402
 
 OCTAVE = Path("usr/share/doc/octave/octave.pdf")
 

@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/intent_eval.py [psychology-2e chemistry-2e ...] [--samples N] [--repeat R]
 
-For every question of each book's ``questions.jsonl`` this runs ``core.query.plan_query`` and prints:
+For every question of each book's ``questions.jsonl`` this runs ``core.retrieval.plan.plan_query`` and prints:
   * the intent distribution per question type (qtype), as counts and percentages;
   * how many questions carried a scope, expansions or comparison facets;
   * planning time per question, p50/p95/max in microseconds (best of ``--repeat`` passes, so a
@@ -23,8 +23,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from core.evaluation import percentile  # noqa: E402
-from core.query import Intent, plan_query  # noqa: E402
+from core.evaluation.retrieval import percentile  # noqa: E402
+from core.retrieval.plan import Intent, plan_query  # noqa: E402
 
 BENCH = REPO.parent / "shared" / "bench"
 BUDGET_P50_MS = 1.0

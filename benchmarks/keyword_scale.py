@@ -22,7 +22,7 @@ import psutil
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
-from core.search import fts_match_expression, query_terms  # noqa: E402
+from core.index.fts import fts_match_expression, query_terms  # noqa: E402
 
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 

@@ -113,8 +113,9 @@ def _first_token(model, msgs, max_tokens: int = 1):
 
 
 def run_one(key: str, threads: int | None, repeat: int, budget: float, n_ctx: int) -> dict:
-    from core.llm import LLMSettings, LocalModel
-    from core.models_catalog import get_entry, locate
+    from core.llm.settings import LLMSettings
+    from core.llm.model import LocalModel
+    from core.llm.catalog import get_entry, locate
 
     out: dict = {"model": key, "loadavg_start": os.getloadavg()[0],
                  "omp_wait_policy": os.environ.get("OMP_WAIT_POLICY", "")}
@@ -305,7 +306,7 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(run_one(args.one, args.threads, args.repeat, args.budget, args.n_ctx)))
         return 0
 
-    from core.models_catalog import CATALOG, is_installed
+    from core.llm.catalog import CATALOG, is_installed
 
     keys = args.models or [k for k, e in CATALOG.items() if is_installed(e)]
     sizes = {k: CATALOG[k].size for k in keys}

@@ -7,7 +7,7 @@ reuse the folder afterwards).  Same questions, same gold, same Hit@k as ``lanter
   question       Library.search(question) — today's behaviour, the baseline
   plan           Library.search(plan.search_text) with the plan's chapter filter and section check
   plan+div2      ... then dedupe_overlapping and diversify(max 2 per section)
-  select         core.rerank.select_hits: plan+div2, role-filtered top-ups, apply_roles (the proposal)
+  select         core.retrieval.selection.select_hits: plan+div2, role-filtered top-ups, apply_roles (the proposal)
   select+facets  select_hits(use_facets=True): comparison facets searched too and fused with RRF
 Prints tables by question type and by detected intent, plus shaping latency.  Role quotas only act
 where the book's chunks carry those roles; the counts per role are printed first.
@@ -24,11 +24,12 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from core.evaluation import evaluate, format_table, load_questions, percentile  # noqa: E402
+from core.evaluation.retrieval import evaluate, format_table, load_questions, percentile  # noqa: E402
 from core.library import Library  # noqa: E402
 from core.models import Hit, SearchMode  # noqa: E402
-from core.query import dedupe_overlapping, diversify, plan_query, select_hits  # noqa: E402
-from core.search import SearchFilter  # noqa: E402
+from core.retrieval.selection import dedupe_overlapping, diversify, select_hits
+from core.retrieval.plan import plan_query  # noqa: E402
+from core.retrieval.retriever import SearchFilter  # noqa: E402
 
 BENCH = REPO.parent / "shared" / "bench"
 

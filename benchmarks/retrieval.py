@@ -24,9 +24,9 @@ import numpy as np
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from core.evaluation import evaluate, format_table, load_questions  # noqa: E402
-from core.importers import read_book  # noqa: E402
-from core.indexing import chapter_and_section  # noqa: E402
+from core.evaluation.retrieval import evaluate, format_table, load_questions  # noqa: E402
+from core.ingest.read import read_book  # noqa: E402
+from core.index.rows import chapter_and_section  # noqa: E402
 from core.library import Library  # noqa: E402
 from core.models import Chunk, ChunkId, ChunkRole, Hit, SearchMode  # noqa: E402
 

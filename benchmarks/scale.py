@@ -29,10 +29,10 @@ import numpy as np
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from core.evaluation import percentile  # noqa: E402
-from core import sections_index  # noqa: E402
+from core.evaluation.retrieval import percentile  # noqa: E402
+from core.index import sections as sections_index  # noqa: E402
 from core.library import Library  # noqa: E402
-from core.resources import sample_books  # noqa: E402
+from core.paths import sample_books  # noqa: E402
 
 BENCH = REPO.parent / "shared" / "bench"
 
@@ -182,7 +182,8 @@ def main() -> int:
     rss = rss_mib()
     chat = ""
     if args.chat_model:
-        from core.llm import LocalModel, LLMSettings
+        from core.llm.model import LocalModel
+        from core.llm.settings import LLMSettings
         model = LocalModel(LLMSettings.from_env())
         model.count_tokens("load")
         chat = f", with the chat model loaded {rss_mib():.0f} MiB"

@@ -23,7 +23,8 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from core.library import Library  # noqa: E402
-from core.llm import LLMSettings, LocalModel  # noqa: E402
+from core.llm.settings import LLMSettings
+from core.llm.model import LocalModel  # noqa: E402
 from core.study.quiz import QuizRun, glossary_quiz, model_quiz  # noqa: E402
 from core.study.text import contains_answer, support  # noqa: E402
 

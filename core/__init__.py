@@ -1,4 +1,9 @@
-"""Lantern's engine: import books, index them, retrieve and answer — headless, never imports Qt."""
+"""Lantern's engine: import books, index them, retrieve and answer — headless, never imports Qt.
+
+One package per pipeline stage, the data walking one way (``docs/architecture.md``; the ``layers``
+contract in ``pyproject.toml``): ``ingest`` → ``index`` → ``retrieval`` → ``answer``/``study`` →
+``library`` (the facade) → ``evaluation`` → ``cli``, with ``llm`` and the records below them all.
+"""
 import os as _os
 
 # Lantern never downloads models: make the Hugging Face stack fail fast instead of reaching out.

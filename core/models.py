@@ -192,7 +192,7 @@ class ChunkDraft:
     key_terms: tuple[str, ...] = ()
     has_equation: bool = False
     figure_refs: tuple[str, ...] = ()
-    segment_key: str = ""  # the chunker segment it was cut from (``core.chunk_reuse``)
+    segment_key: str = ""  # the chunker segment it was cut from (``core.index.chunk_reuse``)
     unit_start: int = 0  # its units within that segment: [unit_start, unit_end)
     unit_end: int = 0
 

@@ -1,6 +1,8 @@
-"""Where the library lives: ``--library DIR`` > ``LANTERN_LIBRARY`` > platformdirs' user data dir."""
+"""Where things live: the library folder (``--library DIR`` > ``LANTERN_LIBRARY`` > platformdirs' user data
+dir), the packaged app's bundle, and the files shipped with Lantern (the sample book, icons)."""
 from __future__ import annotations
 
+import hashlib
 import os
 import sys
 from pathlib import Path
@@ -29,3 +31,29 @@ def default_library_dir() -> Path:
 def resolve_library_dir(cli_value: str | None) -> Path:
     """``--library`` wins over the environment and the default."""
     return Path(cli_value).expanduser() if cli_value else default_library_dir()
+
+
+def resources_dir() -> Path:
+    """The ``resources/`` folder: $LANTERN_RESOURCES, the frozen bundle's, or the repo's."""
+    env = os.environ.get("LANTERN_RESOURCES")
+    if env:
+        return Path(env)
+    bundle = bundle_dir()
+    if bundle is not None:
+        return bundle / "resources"
+    return Path(__file__).resolve().parent.parent / "resources"
+
+
+def sample_books() -> list[Path]:
+    """The bundled sample textbook(s), PDF first."""
+    folder = resources_dir() / "sample"
+    return sorted(folder.glob("*.pdf")) or sorted(folder.glob("*.md"))
+
+
+def file_sha256(path: Path) -> str:
+    """SHA-256 of a file's bytes, read in 1 MiB blocks."""
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()

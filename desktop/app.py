@@ -18,7 +18,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 from core.errors import LanternError
 from core.library import Library
 from core.paths import resolve_library_dir
-from core.resources import resources_dir
+from core.paths import resources_dir
 from desktop.errors import error_text
 from desktop.main_window import MainWindow
 from desktop.protocols import Asker
@@ -34,14 +34,15 @@ __all__ = ["MainWindow", "build_asker", "library_dir", "main"]
 
 
 def build_asker(library: Library, settings: AppSettings) -> Asker:
-    """The tutor (``core.answer.Tutor``) with the chosen model, or the bundled default when none is chosen.
+    """The tutor (``core.answer.tutor.Tutor``) with the chosen model, or the bundled default when none is chosen.
 
     A chosen .gguf file that is plainly unusable raises ``ModelUnavailableError`` here, so Settings can
     explain it.  Nothing loads yet: the window prewarms the model on its own thread, and a default model
     that turns out to be missing makes the tutor answer with quotes from the book and a notice.
     """
-    from core.answer import AnswerSettings, Tutor
-    from core.llm import LLMSettings, LocalModel
+    from core.answer.tutor import AnswerSettings, Tutor
+    from core.llm.settings import LLMSettings
+    from core.llm.model import LocalModel
 
     if settings.model_path:
         check_model_file(settings.model_path)

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QFileDialog, QLabel, QMainWindow, QMessageBox, QSp
 
 from core.errors import LanternError
 from core.models import ImportResult, ImportStatus
-from core.resources import resources_dir, sample_books
+from core.paths import resources_dir, sample_books
 from desktop.chat import ChatPanel
 from desktop.conversations import CiteRecord, ConversationStore
 from desktop.errors import error_text, show_error

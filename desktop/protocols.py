@@ -1,6 +1,6 @@
 """What the desktop needs from the answer engine, written as a ``Protocol`` so any engine fits.
 
-The real engine (``core.answer``) and the built-in ``SearchOnlyAsker`` both satisfy ``Asker``; the
+The real engine (``core.answer.tutor``) and the built-in ``SearchOnlyAsker`` both satisfy ``Asker``; the
 window never imports a concrete engine except through ``desktop.app.build_asker``.
 """
 from __future__ import annotations

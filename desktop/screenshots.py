@@ -78,7 +78,7 @@ def make_screenshots(out: Path, *, embedder=None, size: tuple[int, int] = (1420,
     ``asker_factory(library)`` builds the answer engine (default: the model-free ``SearchOnlyAsker``).
     """
     from core.library import Library
-    from core.resources import sample_books
+    from core.paths import sample_books
     from desktop.app import create_app
     from desktop.main_window import MainWindow
 
@@ -130,7 +130,7 @@ def _library_and_answer(app: QApplication, window, out: Path, sample: Path) -> l
 
 def _import_queue(app: QApplication, window, out: Path, root: Path, pages: int) -> Path:
     """Queue: the sample as Markdown (done), a damaged PDF (error), a long book (in progress), a duplicate."""
-    from core.resources import resources_dir
+    from core.paths import resources_dir
     broken = root / "chapter-scan (damaged).pdf"
     broken.write_bytes(b"%PDF-1.4\n" + os.urandom(4096))
     long_book = demo_book(root / "thermal-physics.pdf", pages)

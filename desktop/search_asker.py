@@ -11,9 +11,9 @@ import re
 from collections.abc import Callable, Iterator, Sequence
 
 from core.models import Answer, AnswerEvent, AnswerEventKind, Chunk, ChunkRole, Citation, Hit, Source, Turn
-from core.answer_parts import stream_words
-from core.followup import rewrite_followup
-from core.search import query_terms
+from core.answer.replies import stream_words
+from core.answer.followup import rewrite_followup
+from core.index.fts import query_terms
 
 log = logging.getLogger(__name__)
 
@@ -75,8 +75,8 @@ def paragraphs(text: str) -> list[str]:
 def sentences(text: str) -> list[str]:
     """Sentences of ``text``, paragraph by paragraph."""
     try:
-        from core.sentences import split_sentences
-    except ImportError:  # pragma: no cover - core.sentences is part of core; keep a fallback anyway
+        from core.ingest.sentences import split_sentences
+    except ImportError:  # pragma: no cover - core.ingest.sentences is part of core; keep a fallback anyway
         split_sentences = _FALLBACK_SENTENCES.split
     return [s.strip() for para in paragraphs(text) for s in split_sentences(para) if s.strip()]
 

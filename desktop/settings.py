@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (QButtonGroup, QCheckBox, QDialog, QDialogButtonBo
                                QWidget)
 
 from core.errors import LanternError, ModelUnavailableError
-from core.gguf import GGUF_MAGIC
+from core.llm.gguf import GGUF_MAGIC
 from desktop.errors import show_error
 
 log = logging.getLogger(__name__)
@@ -34,7 +34,7 @@ class AppSettings:
     """The user's choices.
 
     ``model_path == ""``: the bundled default model.  ``threads == 0``: automatic (llama.cpp's
-    physical cores).  ``gpu_layers``: 0 = CPU only, -1 = every layer (as ``core.llm.LLMSettings``).
+    physical cores).  ``gpu_layers``: 0 = CPU only, -1 = every layer (as ``core.llm.settings.LLMSettings``).
     """
 
     model_path: str = ""

@@ -25,11 +25,11 @@ def load_text(path: Path, fmt: SourceFormat) -> tuple[str, str]:
     except OSError as exc:
         raise UnreadablePathError(f"The library's copy of this book cannot be read: {exc}") from None
     if fmt is SourceFormat.HTML:
-        from core.importers.html import decode_html
+        from core.ingest.html.reader import decode_html
         return "html", decode_html(raw)
     text = raw.decode("utf-8", errors="replace")
     if fmt is SourceFormat.MARKDOWN:
-        from core.importers.markdown import split_front_matter
+        from core.ingest.markdown import split_front_matter
         return "markdown", split_front_matter(text)[1]
     return "plain", text
 

@@ -36,8 +36,8 @@ log = logging.getLogger(__name__)
 
 _ids = itertools.count(1)
 
-WARM_MODULES = ("core.chunking", "core.sentences", "core.enrich", "core.importers.pdf", "core.importers.epub",
-                "core.importers.markdown", "core.importers.html", "core.importers.text")
+WARM_MODULES = ("core.index.chunker", "core.ingest.sentences", "core.ingest.enrich", "core.ingest.pdf.reader",
+                "core.ingest.epub", "core.ingest.markdown", "core.ingest.html.reader", "core.ingest.plain_text")
 
 
 class HeapPolicy:
@@ -90,7 +90,7 @@ def warm_up(library) -> None:
         except ImportError as exc:
             log.warning("warm-up could not import %s: %s", name, exc)
     try:
-        from core.sentences import split_sentences
+        from core.ingest.sentences import split_sentences
         split_sentences("Lantern warms up. It loads the sentence splitter now.")  # imports NLTK (~1300 modules)
         library.embedder.encode_query("warm up")
     except Exception as exc:  # ModelUnavailableError and friends surface on first real use

@@ -62,7 +62,7 @@ def export(model_dir: Path, out: Path, opset: int = 17) -> Path:
     axes = {"input_ids": {0: "batch", 1: "length"}, "attention_mask": {0: "batch", 1: "length"},
             "last_hidden_state": {0: "batch", 1: "length"}}
     # The tracer warns about shape-dependent Python branches in transformers' masking; check() (and
-    # tests/core/test_embedding_onnx.py) prove the export right on padded batches of mixed lengths.
+    # tests/core/index/test_embedder_onnx.py) prove the export right on padded batches of mixed lengths.
     with torch.inference_mode(), warnings.catch_warnings():
         warnings.simplefilter("ignore")
         torch.onnx.export(Encoder(bert), (ids, mask), str(target), input_names=["input_ids", "attention_mask"],
@@ -76,8 +76,8 @@ def check(model_dir: Path, out: Path) -> float:
     """The lowest cosine between torch's and ONNX Runtime's vectors of ``CHECK_TEXTS``."""
     import numpy as np
 
-    from core.embedding import Embedder
-    from core.embedding_onnx import OnnxEncoder
+    from core.index.embedder import Embedder
+    from core.index.embedder_onnx import OnnxEncoder
     reference = Embedder(model_dir, threads=1).encode(CHECK_TEXTS)
     onnx = OnnxEncoder(out, threads=1, max_tokens=Embedder(out).max_tokens).encode(CHECK_TEXTS, 8)
     return float(np.min(np.sum(reference * onnx, axis=1)))
@@ -89,7 +89,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--model-dir", type=Path, help="sentence-transformers folder (default: the bundled MiniLM)")
     args = ap.parse_args(argv)
     logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s")
-    from core.embedding import default_model_dir
+    from core.index.embedder import default_model_dir
     src = args.model_dir or default_model_dir()
     export(src, args.out)
     worst = check(src, args.out)

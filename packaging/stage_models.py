@@ -3,7 +3,7 @@
     python packaging/stage_models.py OUT_DIR [--models qwen2.5-coder-0.5b,smollm2-135m]
 
 The default model and the small fallback (offered when a laptop has too little free memory).  Each
-file comes from its PyPI package(s), assembled and hash-checked by ``core.models_catalog.locate``.
+file comes from its PyPI package(s), assembled and hash-checked by ``core.llm.catalog.locate``.
 """
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from core import models_catalog as mc  # noqa: E402
+from core.llm import catalog as mc  # noqa: E402
 
 log = logging.getLogger("lantern.stage")
 BUNDLED = (mc.DEFAULT_MODEL_KEY, mc.SMALLEST_MODEL_KEY)

@@ -7,13 +7,13 @@ from collections.abc import Iterator, Sequence
 
 import numpy as np
 
-from core.importers.base import CancelFn, ProgressFn, check_cancel
+from core.progress import CancelFn, ProgressFn, check_cancel
 
 _TOKEN = re.compile(r"\w+|[^\w\s]")
 
 
 class HashingEmbedder:
-    """A deterministic, model-free stand-in for ``core.embedding.Embedder``.
+    """A deterministic, model-free stand-in for ``core.index.embedder.Embedder``.
 
     Tokens are words and punctuation marks; each token id gets a fixed pseudo-random unit vector,
     and a text's vector is the normalised mean of its tokens' vectors (bag of words).  So texts
@@ -133,7 +133,7 @@ class FakeStream:
 
 
 class FakeChatModel:
-    """A stand-in for ``core.llm.LocalModel`` in the answer tests: replies with a scripted text.
+    """A stand-in for ``core.llm.model.LocalModel`` in the answer tests: replies with a scripted text.
 
     ``reply`` is split into word pieces; ``error`` (a ``ModelUnavailableError``) is raised by
     ``model_path`` (``error_at="path"``) or while streaming (``error_at="stream"``).

@@ -283,7 +283,7 @@ _CONTRADICTS = re.compile(r"(?i)\b(?:is|are|was) (?:correct|right)\b|\bwell done
 
 def feedback(lib, exercise: Exercise, student_answer: str, *, model=None, k: int = 3) -> Feedback:
     """Feedback on ``student_answer``: checked against the book's key when it has one, explained from
-    the exercise's section with citations.  ``model``: a ``core.llm.LocalModel`` (or None: extractive)."""
+    the exercise's section with citations.  ``model``: a ``core.llm.model.LocalModel`` (or None: extractive)."""
     verdict, score = (check_answer(exercise.answer, student_answer) if exercise.answer
                       else (Verdict.UNCHECKED, None))
     chunks = grounding(lib, exercise, k)

@@ -10,6 +10,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from core.models import Section
+from core.study.practice import find_exercises
+from core.study.schedule import now_iso
 
 
 @dataclass(frozen=True)
@@ -55,8 +57,6 @@ def _mean(xs: Sequence[float]) -> float | None:
 
 def section_progress(lib, book_id: str, now: str | None = None) -> list[SectionProgress]:
     """Every section of the book (reading order) with the student's study records on it."""
-    from core.study.practice import find_exercises
-    from core.study.schedule import now_iso
 
     book = lib.book(book_id)
     now = now or now_iso()

@@ -276,7 +276,7 @@ def model_quiz(model, chunks: Sequence[Chunk], n: int, *, attempts: int | None =
                anchored: bool = True, semantic: bool = False, cloze_fallback: bool = True,
                progress: Callable[[str, int, int], None] | None = None,
                cancel: Callable[[], bool] | None = None) -> QuizRun:
-    """Up to ``n`` verified questions written by ``model`` (a ``core.llm.LocalModel``), trying at most
+    """Up to ``n`` verified questions written by ``model`` (a ``core.llm.model.LocalModel``), trying at most
     ``attempts`` passages (default 2n).
 
     ``anchored``: when the passage names one of the book's glossary terms, that term is the answer and

@@ -1,4 +1,4 @@
-"""SQL and row mapping of the study tables (migration ``_m4_study`` in ``core.store``).
+"""SQL and row mapping of the study tables (migration ``_m4_study`` in ``core.index.schema``).
 
 Only ``core.library.Library`` calls these functions: the facade stays the one owner of SQLite.
 """
@@ -66,3 +66,28 @@ def _stored_card(row: dict, labels: dict[int, str]) -> StoredCard:
                        row["section_id"])
     card = Flashcard(row["front"], row["back"], row["quote"], CardOrigin(row["origin"]), source)
     return StoredCard(CardId(row["id"]), card, row["due"], row["schedule"], row["reviews"])
+
+
+def insert_attempt(db: sqlite_utils.Database, book_id: str, kind: str, item: str, section_id: int | None,
+                   score: float | None, now: str) -> None:
+    """Remember one practice/quiz attempt."""
+    db.execute("INSERT INTO study_attempts (book_id, kind, item, section_id, score, created_at) VALUES (?,?,?,?,?,?)",
+               [book_id, kind, item, section_id, score, now])
+
+
+def list_attempts(db: sqlite_utils.Database, book_id: str) -> list[dict]:
+    """A book's attempts, oldest first (dicts: kind, item, section_id, score, created_at)."""
+    return list(db.query("SELECT kind, item, section_id, score, created_at FROM study_attempts"
+                         " WHERE book_id = ? ORDER BY id", [book_id]))
+
+
+def cache_get(db: sqlite_utils.Database, book_id: str, key: str) -> str | None:
+    """A cached study artefact of a book, or None."""
+    row = db.execute("SELECT value FROM study_cache WHERE book_id = ? AND key = ?", [book_id, key]).fetchone()
+    return row[0] if row else None
+
+
+def cache_put(db: sqlite_utils.Database, book_id: str, key: str, value: str, now: str) -> None:
+    """Store (or replace) a cached study artefact of a book."""
+    db.execute("INSERT OR REPLACE INTO study_cache (book_id, key, value, created_at) VALUES (?,?,?,?)",
+               [book_id, key, value, now])

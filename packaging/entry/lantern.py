@@ -5,6 +5,6 @@ from core.offline import block_network
 
 block_network()
 
-from core.cli import main  # noqa: E402
+from core.cli.main import main  # noqa: E402
 
 sys.exit(main())

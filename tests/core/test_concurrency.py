@@ -6,7 +6,7 @@ from pathlib import Path
 
 from core.library import Library
 from core.models import ImportStatus, SearchMode
-from tests.core.importers.pdf_fixtures import sample_book
+from tests.core.ingest.pdf.fixtures import sample_book
 from tests.desktop.conftest import make_pdf
 from tests.fakes import HashingEmbedder
 

@@ -5,7 +5,7 @@ import sqlite3
 
 import pytest
 
-from core import store
+from core.index import schema as store
 from core.errors import LibraryError
 from core.library import Library
 from core.models import Citation, ChunkId, BookId, Turn

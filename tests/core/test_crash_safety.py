@@ -13,7 +13,7 @@ import pytest
 
 from core.library import Library
 from core.models import ImportStatus
-from tests.core.importers.pdf_fixtures import sample_book
+from tests.core.ingest.pdf.fixtures import sample_book
 from tests.fakes import HashingEmbedder
 
 REPO = Path(__file__).resolve().parents[2]
@@ -24,7 +24,7 @@ CHILD = textwrap.dedent("""
     import os, shutil, signal, sys
     sys.path.insert(0, {repo!r})
     import core.library as L
-    from core.vector_index import VectorIndex
+    from core.index.vectors import VectorIndex
     from tests.fakes import HashingEmbedder
     point, root, pdf = sys.argv[1:4]
 
@@ -49,10 +49,10 @@ CHILD = textwrap.dedent("""
             die()
         L.shutil.copyfile = half_copy
     elif point == "in-transaction":  # rows written, COMMIT not reached
-        L.insert_chunks = after(L.insert_chunks)
+        L.rows.insert_chunks = after(L.rows.insert_chunks)
     elif point in ("before-index-save", "mid-index-save"):
         # Opening an empty library saves an empty index (generation 0) first; the import's is later.
-        import core.vector_index as V
+        import core.index.vectors as V
         real_save = VectorIndex.save
 
         def save(self, generation):
@@ -65,7 +65,7 @@ CHILD = textwrap.dedent("""
     lib = L.Library(root, embedder=HashingEmbedder())
     if point.startswith("remove-"):
         if point == "remove-before-commit":
-            L.Library._bump_generation = after(L.Library._bump_generation)
+            L.store.bump_generation = after(L.store.bump_generation)
         else:
             VectorIndex.save = die
         lib.remove(lib.books()[0].id)

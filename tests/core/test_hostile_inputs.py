@@ -16,11 +16,12 @@ from pathlib import Path
 import pymupdf
 import pytest
 
-from core.context import SYSTEM_PROMPT, build_prompt, build_sources
+from core.answer.prompt import SYSTEM_PROMPT, build_prompt
+from core.retrieval.context import build_sources
 from core.library import Library
 from core.models import ImportStatus
-from tests.core.importers.epub_fixture import sample_chapters, write_epub
-from tests.core.importers.pdf_fixtures import (cyclic_outline_pdf, image_only_pdf, sample_book, simple_pdf,
+from tests.core.ingest.epub_fixture import sample_chapters, write_epub
+from tests.core.ingest.pdf.fixtures import (cyclic_outline_pdf, image_only_pdf, sample_book, simple_pdf,
                                                zero_page_pdf)
 from tests.fakes import HashingEmbedder
 

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from core import store
+from core.index import rows
+from core.index import schema as store
 from core.errors import BookNotFoundError, LibraryError
 from core.library import Library
 from core.models import ImportStatus, SectionKind
@@ -116,13 +117,13 @@ def test_cancelled_import_leaves_nothing(lib: Library, book_md: Path):
 
 
 def test_crash_during_insert_rolls_back(lib: Library, book_md: Path, monkeypatch):
-    original = Library._insert_book
+    original = rows.insert_book
 
-    def insert_then_fail(self, *args, **kwargs):
-        original(self, *args, **kwargs)  # every row is written inside the open transaction...
+    def insert_then_fail(*args, **kwargs):
+        original(*args, **kwargs)  # every row is written inside the open transaction...
         raise sqlite3.OperationalError("disk I/O error (simulated)")  # ...then the disk fails
 
-    monkeypatch.setattr(Library, "_insert_book", insert_then_fail)
+    monkeypatch.setattr(rows, "insert_book", insert_then_fail)
     with pytest.raises(sqlite3.OperationalError):
         lib.import_book(book_md)
     assert lib.books() == []

@@ -220,7 +220,7 @@ def test_generated_pdf_helper_has_labels(tmp_path: Path):
 
 
 def test_epub_citations_open_rendered_pages(qtbot, window, tmp_path: Path):
-    from tests.core.importers.epub_fixture import sample_chapters, write_epub
+    from tests.core.ingest.epub_fixture import sample_chapters, write_epub
     book = import_now(window, write_epub(tmp_path / "tiny.epub", sample_chapters()))
     assert window.sidebar.model.item(0, 0).rowCount() > 0
     hits = window.library.search("atom smallest unit of matter", 1, book_id=book.id)

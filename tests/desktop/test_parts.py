@@ -192,7 +192,7 @@ def test_main_imports_the_sample_into_an_empty_library(qtbot, tmp_path: Path, mo
     from tests.fakes import HashingEmbedder
 
     monkeypatch.setattr(app_module, "Library", lambda root: Library(root, embedder=HashingEmbedder()))
-    from core.answer import Tutor
+    from core.answer.tutor import Tutor
     from tests.fakes import FakeChatModel
     model = FakeChatModel("Energy is conserved [1].")
     monkeypatch.setattr(app_module, "build_asker", lambda lib, settings: Tutor(lib, model))

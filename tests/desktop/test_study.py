@@ -6,7 +6,7 @@ import zipfile
 import pytest
 
 from core.library import Library
-from core.resources import sample_books
+from core.paths import sample_books
 from desktop.study import StudyPanel
 from tests.fakes import FakeEmbedder
 
@@ -15,7 +15,7 @@ from tests.fakes import FakeEmbedder
 def library(tmp_path_factory):
     embedder = FakeEmbedder()
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr("core.embedding.default_embedder", lambda: embedder)
+        mp.setattr("core.index.embedder.default_embedder", lambda: embedder)
         with Library(tmp_path_factory.mktemp("study-ui") / "lib", embedder=embedder) as lib:
             lib.import_book(sample_books()[0].with_suffix(".md"))
             yield lib

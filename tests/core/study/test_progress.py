@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import json
 
-from core.cli import main
+from core.cli.main import main
 from core.study.practice import find_exercise, find_exercises
 from core.study.progress import heat, section_progress
 

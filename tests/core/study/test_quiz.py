@@ -3,13 +3,11 @@ from __future__ import annotations
 
 import json
 
-from core.cli import main
+from core.cli.main import main
 from core.models import ChunkRole
-from core.llm import ModelOutputError
+from core.llm.settings import ModelOutputError
 from core.study.quiz import (ANCHORED_SCHEMA, QUESTION_SCHEMA, asks_to_define, glossary_quiz, grade, model_quiz,
-                             on_topic,
-                             repair_distractors,
-                             select_passages, verify_candidate)
+                             on_topic, repair_distractors, select_passages, verify_candidate)
 from tests.core.study.conftest import ScriptedJsonModel, make_chunk
 
 PASSAGE = ("Glial cells, or glia, provide scaffolding on which the nervous system is built. Neurons communicate "

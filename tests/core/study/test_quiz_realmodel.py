@@ -3,9 +3,10 @@ from __future__ import annotations
 
 import pytest
 
-from core import models_catalog as mc
+from core.llm import catalog as mc
 from core.errors import ModelUnavailableError
-from core.llm import LLMSettings, LocalModel
+from core.llm.settings import LLMSettings
+from core.llm.model import LocalModel
 from core.study.quiz import model_quiz
 from core.study.text import contains_answer
 

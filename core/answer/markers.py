@@ -1,0 +1,119 @@
+"""Citation markers in the model's text: ``[1]``, ``[1, 2]``, ``[1][2]``, ``[1-3]`` — parsed, stripped,
+checked against the real sources (also while streaming), and echoed ``<source>`` tags removed.
+
+Code-like brackets ("a[0]", "m[1][2]") are never taken for markers.  Pure functions over strings.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+# "[1]", "[1, 2]", "[1][2]", "[1-3]": one group per bracket; code-like "a[0]" is left alone.
+_GROUP = r"\[\d{1,3}(?:\s*[,;–\-]\s*\d{1,3})*\]"
+_MARKER = re.compile(rf"\s?(?<![\w\]])((?:{_GROUP})+)")
+_RANGE = re.compile(r"(\d{1,3})\s*[–\-]\s*(\d{1,3})")
+
+
+def parse_citations(text: str) -> list[int]:
+    """Source numbers cited by ``[n]`` markers in ``text``, in order of first appearance."""
+    seen: dict[int, None] = {}
+    for m in _MARKER.finditer(text):
+        for n in _numbers(m.group(1)):
+            seen.setdefault(n, None)
+    return list(seen)
+
+
+def _numbers(run: str) -> list[int]:
+    out: list[int] = []
+    for part in re.split(r"\s*[,;\[\]]+\s*", run):
+        r = _RANGE.fullmatch(part)
+        if r:
+            a, b = int(r.group(1)), int(r.group(2))
+            out.extend(range(a, b + 1) if 0 < b - a < 10 else (a, b))
+        elif part.strip().isdigit():
+            out.append(int(part))
+    return out
+
+
+def strip_citations(text: str) -> str:
+    """``text`` without ``[n]`` markers (and without the space before them)."""
+    return _MARKER.sub("", text).strip()
+
+
+_SOURCE_TAG = re.compile(r"\s*(?:</?source\b[^>]*>|\[/?source\b[^\]]*\])", re.I)
+_TAG_STARTS = ("[/source]", "[source]")
+
+
+def strip_source_tags(text: str) -> str:
+    """Remove echoes of the prompt's ``<source>``/``</source>`` tags (small models copy them, also as ``[/source]``)."""
+    return re.sub(r"[ \t]{2,}", " ", _SOURCE_TAG.sub(" ", text)).strip()
+
+
+def keep_valid_citations(text: str, valid: Sequence[int] | set[int]) -> str:
+    """Drop markers (or the numbers inside them) that do not name one of the ``valid`` sources."""
+    ok = set(valid)
+
+    def fix(m: re.Match[str]) -> str:
+        nums = [n for n in _numbers(m.group(1)) if n in ok]
+        lead = " " if m.group(0).startswith(" ") else ""
+        return lead + "".join(f"[{n}]" for n in dict.fromkeys(nums)) if nums else ""
+    return _MARKER.sub(fix, text)
+
+
+class MarkerFilter:
+    """Streams text while removing ``[n]`` markers that name no real source.
+
+    Text that might be the start of a marker ("[", "[1") is held back until it is decided.
+    """
+
+    def __init__(self, valid: Sequence[int] | set[int]):
+        self.valid = set(valid)
+        self.pending = ""
+        self._tail = " "  # the last character emitted
+
+    def feed(self, piece: str) -> str:
+        self.pending += piece
+        out: list[str] = []
+        while self.pending:
+            i = self.pending.find("[")
+            if i < 0:
+                body = self.pending.rstrip()  # trailing spaces wait: a dropped marker may follow them
+                out.append(body)
+                self.pending = self.pending[len(body):]
+                break
+            k = len(self.pending[:i].rstrip())
+            before = self.pending[i - 1] if i else self._last(out)
+            if k == i and (before.isalnum() or before in "_"):  # "a[0]" is code, not a citation
+                out.append(self.pending[:i + 1])
+                self.pending = self.pending[i + 1:]
+                continue
+            out.append(self.pending[:k])
+            rest, lead = self.pending[k:], i - k
+            j = rest.find("]")
+            if j < 0 and any(t.startswith(rest[lead:].lower()) for t in _TAG_STARTS):
+                self.pending = rest  # maybe an echoed "[/source]": wait for the rest of it
+                break
+            if j >= 0 and _SOURCE_TAG.fullmatch(rest[lead:j + 1]):
+                self.pending = rest[j + 1:]  # an echoed tag: drop it
+                continue
+            if j < 0:
+                if len(rest) - lead > 12 or not re.fullmatch(r"\[[\d\s,;–\-]*", rest[lead:]):
+                    out.append(rest[:lead + 1])  # not a marker: release the bracket, re-scan the rest
+                    self.pending = rest[lead + 1:]
+                    continue
+                self.pending = rest
+                break
+            out.append(keep_valid_citations(rest[:j + 1], self.valid))
+            self.pending = rest[j + 1:]
+        text = "".join(out)
+        if text:
+            self._tail = text[-1]
+        return text
+
+    def _last(self, out: list[str]) -> str:
+        joined = "".join(out)
+        return joined[-1] if joined else self._tail
+
+    def flush(self) -> str:
+        out, self.pending = self.pending, ""
+        return keep_valid_citations(out, self.valid)

@@ -1,0 +1,372 @@
+"""The tutor: a student's question → retrieved sources → a streamed, cited answer (or an honest refusal).
+
+``Tutor.ask`` yields ``AnswerEvent``s in the order the desktop's ``Asker`` protocol promises:
+
+1. the question is made self-contained with the previous turn (``core.answer.followup``);
+2. ``Library.find`` retrieves passages and ``core.retrieval.coverage.assess`` judges whether they answer it;
+   when they do not (and "beyond the book" is off) the tutor declines, naming the nearest
+   sections, without calling the model — small models answer from memory otherwise;
+3. the model starts evaluating the prompt on its own thread, and while it does the numbered
+   sources, each with a supporting quote, go out as the ``SOURCES`` event;
+4. ``TOKEN`` events stream the model's text (``[n]`` markers naming no source are filtered out);
+5. every answer sentence is attributed to the source that supports it (``core.answer.attribution``),
+   unsupported ones are flagged or dropped, and ``DONE`` carries the ``Answer`` with citations
+   (chapter, section, printed and physical pages, verbatim quote) and timings.
+
+Without a usable model (missing, damaged, too big) the answer is extractive: the sentences of the
+sources that best answer the question, cited, plus a notice saying why.  Nothing here touches the
+network; the model and the embedder load lazily on first use.
+"""
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import numpy as np
+
+from core.answer.attribution import (SourceSentence, Support, attribute, best_quotes, build_citations, render,
+                                     sentence_candidates, split_answer)
+from core.answer.followup import rewrite_followup
+from core.answer.markers import MarkerFilter, strip_source_tags
+from core.answer.prompt import SYSTEM_PROMPT, fit_prompt
+from core.answer.replies import extractive_text, refusal_text, section_name, stream_words
+from core.errors import LanternError, ModelUnavailableError
+from core.llm.model import LocalModel
+from core.llm.settings import LLMSettings, PromptTooLongError
+from core.models import Answer, AnswerEvent, AnswerEventKind, Chunk, Source, Turn
+from core.retrieval import coverage as _coverage
+from core.retrieval.context import approx_tokens, build_sources
+
+log = logging.getLogger(__name__)
+
+CancelFn = Callable[[], bool]
+
+
+def _never() -> bool:
+    return False
+
+
+@dataclass(frozen=True)
+class AnswerSettings:
+    """How the tutor answers.  The source budget is what keeps the first token fast on 2 cores:
+    Qwen2.5-0.5B evaluates ~96 prompt tokens/s there, so ~320 tokens of sources plus the question ≈ 4 s."""
+
+    k: int = 4  # passages retrieved
+    max_sources: int = 3  # passages given to the model
+    source_tokens: int = 320  # all passages together (model tokens)
+    per_source_tokens: int = 150
+    answer_tokens: int = 220
+    temperature: float = 0.2
+    beyond_book: bool = False  # allow labelled general-knowledge answers when the book falls short
+    drop_unsupported: bool = True  # remove sentences nothing in the sources supports
+    neighbour_radius: int = 1  # small-to-big: neighbouring chunks a passage may grow into
+
+
+@dataclass
+class Prepared:
+    """Working state of one ``ask``: filled step by step (so not frozen), never leaves ``core.answer.tutor``."""
+
+    sources: tuple[Source, ...]
+    messages: list[dict[str, str]]
+    pool: tuple[Chunk, ...]  # the hits' neighbours: where a quote's page is looked up
+    candidates: list[SourceSentence] = field(default_factory=list)
+    question_sims: np.ndarray | None = None  # cosine(question, candidate j)
+    answer_sims: np.ndarray | None = None  # cosine(answer sentence i, candidate j)
+
+
+class Tutor:
+    """Answers questions from a ``Library`` with a local chat model (``core.llm.model.LocalModel``).
+
+    ``model``: a ``LocalModel`` (or anything with its ``stream_chat``/``count_tokens``/
+    ``count_chat_tokens``/``prewarm``/``model_path``/``n_ctx``/``display_name``), a catalogue key or
+    ``.gguf`` path, or None for the configured default (``LLMSettings.from_env``).  ``assess`` replaces
+    ``core.retrieval.coverage.assess``; ``embedder`` the library's sentence embedder.  Creating a Tutor
+    loads nothing.  ``ask`` may be called from any one thread at a time.
+    """
+
+    def __init__(self, library: Any, model: Any = None, *, settings: AnswerSettings | None = None,
+                 assess: Callable[..., Any] | None = None, embedder: Any = None):
+        self.library = library
+        self._embedder = embedder  # for quotes and attribution; None: the library's (MiniLM)
+        self.settings = settings or AnswerSettings()
+        if model is None or isinstance(model, str):
+            model = LocalModel(LLMSettings.from_env(model=model))
+        self.model = model
+        self._assess = assess or _coverage.assess
+        self._model_error: ModelUnavailableError | None = None
+
+    @property
+    def embedder(self) -> Any:
+        return self._embedder if self._embedder is not None else self.library.embedder
+
+    # -- model state -----------------------------------------------------------------------------
+    @property
+    def model_name(self) -> str:
+        return getattr(self.model, "display_name", "chat model")
+
+    def model_error(self) -> ModelUnavailableError | None:
+        """Why the model cannot answer (checked once: file, hash, header, memory), or None."""
+        if self._model_error is None:
+            try:
+                self.model.model_path()
+            except ModelUnavailableError as exc:
+                self._model_error = exc
+        return self._model_error
+
+    def prewarm(self):
+        """Load the model and evaluate the fixed instructions now (call at start-up, in the background),
+        so the first question pays only for its sources.  Returns a future, or None without a model."""
+        if self.model_error() is not None:
+            return None
+        try:
+            return self.model.prewarm([{"role": "system", "content": SYSTEM_PROMPT}])
+        except ModelUnavailableError as exc:
+            self._model_error = exc
+            return None
+
+    def close(self) -> None:
+        close = getattr(self.model, "close", None)
+        if close is not None:
+            close()
+
+    # -- conversations ---------------------------------------------------------------------------
+    def start_conversation(self, title: str = "", book_id: str | None = None) -> int:
+        """Create a stored conversation and return its id (pass it to ``ask`` for follow-ups)."""
+        return int(self.library.create_conversation(title, book_id).id)
+
+    def _previous_turn(self, conversation_id: int | None) -> Turn | None:
+        if conversation_id is None:
+            return None
+        turns = self.library.load_conversation(conversation_id).turns
+        return turns[-1] if turns else None
+
+    # -- asking ----------------------------------------------------------------------------------
+    def retrieve(self, question: str, *, book_id: str | None = None, chapters: tuple[str, ...] = (),
+                 pages: tuple[int, int] | None = None) -> tuple[list[Any], Any]:
+        """The passages ``ask`` would use for a (self-contained) question and the coverage verdict."""
+        hits = self.library.find(question, self.settings.k, book_id=book_id, chapters=tuple(chapters), pages=pages)
+        return hits, self._assess(question, hits)
+
+    def sources(self, question: str, hits: Sequence[Any]) -> tuple[Any, ...]:
+        """The numbered sources ``ask`` would give the model for ``question`` and these hits (same budget)."""
+        return self._prepare(question, hits, False, True).sources
+
+    def ask(self, question: str, *, book_id: str | None = None, chapters: tuple[str, ...] = (),
+            pages: tuple[int, int] | None = None, cancel: CancelFn = _never,
+            conversation_id: int | None = None, previous: Turn | None = None,
+            beyond_book: bool | None = None) -> Iterator[AnswerEvent]:
+        """Answer ``question``: yields SOURCES, TOKEN*, DONE (or ERROR with a readable message).
+
+        ``previous`` (or the last turn of ``conversation_id``) is used to rewrite follow-ups; with
+        ``conversation_id`` the finished turn is stored in the library.  ``beyond_book`` overrides the
+        setting for this question.  Stops quietly as soon as ``cancel()`` returns True.
+        """
+        try:
+            yield from self._ask(question, book_id, tuple(chapters), pages, cancel or _never, conversation_id,
+                                 previous, self.settings.beyond_book if beyond_book is None else beyond_book)
+        except LanternError as exc:
+            log.warning("answering failed: %s", exc.message)
+            yield AnswerEvent(AnswerEventKind.ERROR, text=exc.message)
+
+    def _ask(self, question: str, book_id: str | None, chapters: tuple[str, ...], pages: tuple[int, int] | None,
+             cancel: CancelFn, conversation_id: int | None, previous: Turn | None,
+             beyond: bool) -> Iterator[AnswerEvent]:
+        t0 = time.perf_counter()
+        ms = lambda: round((time.perf_counter() - t0) * 1000, 1)  # noqa: E731
+        timings: dict[str, float] = {}
+        previous = previous or self._previous_turn(conversation_id)
+        rw = rewrite_followup(question, (previous.search_question or previous.question) if previous else None)
+        query = rw.text
+        if cancel():
+            return
+        hits, verdict = self.retrieve(query, book_id=book_id, chapters=chapters, pages=pages)
+        timings["retrieval_ms"] = ms()
+        base = Answer(question=question, text="", citations=(), search_question=query,
+                      conversation_id=conversation_id)
+        if cancel():
+            return
+        if not verdict.covered and not beyond:
+            nearest = tuple(section_name(h.chunk) for h in verdict.nearest)
+            text = refusal_text(nearest, empty_library=not hits and not self.library.books())
+            yield AnswerEvent(AnswerEventKind.SOURCES, sources=())
+            timings["sources_ms"] = ms()
+            yield from stream_words(text, cancel)
+            timings["first_token_ms"] = timings["sources_ms"]
+            timings["total_ms"] = ms()
+            answer = replace(base, text=text, refused=True, nearest_sections=nearest,
+                             timings_ms=tuple(timings.items()))
+            self._remember(conversation_id, answer)
+            yield AnswerEvent(AnswerEventKind.DONE, answer=answer)
+            return
+
+        error: LanternError | None = self.model_error()
+        try:
+            prep = self._prepare(query, hits, beyond, error is None)
+        except ModelUnavailableError as exc:  # the header was fine but llama.cpp cannot read the vocabulary
+            error = self._model_error = exc
+            prep = self._prepare(query, hits, beyond, False)
+        stream = None
+        if error is None and prep.messages:
+            try:  # starts prompt evaluation on the model's thread; the quotes below overlap with it
+                stream = self.model.stream_chat(prep.messages, max_tokens=self.settings.answer_tokens,
+                                                temperature=self.settings.temperature, cancel=cancel)
+            except ModelUnavailableError as exc:
+                error = self._model_error = exc
+            except PromptTooLongError as exc:  # fit_prompt counted with the same tokenizer: not expected
+                error = exc
+        try:
+            # Word-overlap quotes for the sources on screen now; the sentence embeddings wait until the
+            # model has finished, so MiniLM does not compete with prompt evaluation for the 2 cores.
+            quotes = best_quotes(query, prep.candidates, None)
+            sources = tuple(replace(s, quote=quotes.get(s.n, ("", 0.0))[0]) for s in prep.sources)
+            yield AnswerEvent(AnswerEventKind.SOURCES, sources=sources)
+            timings["sources_ms"] = ms()
+            if stream is not None:
+                try:
+                    raw = yield from self._stream(stream, prep, cancel, timings, ms)
+                except ModelUnavailableError as exc:
+                    error = self._model_error = exc
+                    raw = None
+                if cancel():
+                    return
+            if error is not None or stream is None or raw is None:
+                self._embed_candidates(query, prep)
+                quotes = best_quotes(query, prep.candidates, prep.question_sims)
+                yield from self._extractive(base, prep, sources, quotes, error, cancel, timings, ms, conversation_id)
+                return
+            answer = self._finish(base, raw, prep, sources, beyond, not verdict.covered, timings, ms)
+        finally:
+            if stream is not None:
+                stream.close()
+        self._remember(conversation_id, answer)
+        yield AnswerEvent(AnswerEventKind.DONE, answer=answer)
+
+    # -- steps -----------------------------------------------------------------------------------
+    def _prepare(self, query: str, hits: Sequence[Any], beyond_note: bool, use_model: bool) -> Prepared:
+        s = self.settings
+        count = self.model.count_tokens if use_model else approx_tokens
+        titles = {b.id: b.title for b in self.library.books()}
+        top = list(hits)[: s.k]
+        pool = self.library.neighbour_chunks([h.chunk for h in top], s.neighbour_radius) if top else []
+        sources = build_sources(top, book_titles=titles, neighbours=pool, count_tokens=count,
+                                per_source_tokens=s.per_source_tokens, total_tokens=s.source_tokens,
+                                max_sources=s.max_sources)
+        messages: list[dict[str, str]] = []
+        if use_model and (sources or beyond_note):  # beyond the book, the model may answer without sources
+            budget = self.model.n_ctx - s.answer_tokens
+            messages, sources = fit_prompt(query, sources, max_tokens=budget, count_tokens=count,
+                                           beyond_book=beyond_note, count_messages=self.model.count_chat_tokens)
+        return Prepared(sources=tuple(sources), messages=messages, pool=tuple(pool),
+                        candidates=sentence_candidates(sources))
+
+    def _embed_candidates(self, query: str, prep: Prepared, answer: Sequence[str] = ()) -> None:
+        """Embed the question, every source sentence and the answer's sentences in one batch."""
+        texts = [query] + [c.text for c in prep.candidates] + list(answer)
+        try:
+            vectors = self.embedder.encode(texts)
+        except Exception as exc:  # a broken embedder must not cost the student the answer
+            log.warning("no sentence embeddings for attribution (%s); using word overlap only", exc)
+            return
+        m = len(prep.candidates)
+        cands = vectors[1:1 + m]
+        prep.question_sims = cands @ vectors[0]
+        prep.answer_sims = vectors[1 + m:] @ cands.T if answer else None
+
+    def _stream(self, stream: Any, prep: Prepared, cancel: CancelFn, timings: dict[str, float],
+                ms: Callable[[], float]) -> Iterator[AnswerEvent]:
+        marker_filter = MarkerFilter({s.n for s in prep.sources})
+        pieces: list[str] = []
+        for piece in stream:
+            if cancel():
+                stream.close()
+                return None
+            if "first_token_ms" not in timings:
+                timings["first_token_ms"] = ms()
+            pieces.append(piece)
+            out = marker_filter.feed(piece)
+            if out:
+                yield AnswerEvent(AnswerEventKind.TOKEN, text=out)
+        rest = marker_filter.flush()
+        if rest:
+            yield AnswerEvent(AnswerEventKind.TOKEN, text=rest)
+        stats = getattr(stream, "stats", None)
+        if stats is not None:
+            log.info("answer: %d prompt tokens (%d cached), %d generated, first token %.2fs, %s",
+                     stats.prompt_tokens, stats.cached_tokens, stats.completion_tokens, stats.first_token_s,
+                     stats.finish_reason)
+        timings.setdefault("first_token_ms", ms())
+        return "".join(pieces)
+
+    def _finish(self, base: Answer, raw: str, prep: Prepared, sources: tuple[Source, ...], beyond: bool,
+                uncovered: bool, timings: dict[str, float], ms: Callable[[], float]) -> Answer:
+        t = time.perf_counter()
+        sentences = split_answer(strip_source_tags(raw))
+        self._embed_candidates(base.search_question, prep, [s for _, s, _ in sentences])
+        sims = prep.answer_sims
+        passages = {s.n: s.text for s in sources}
+        attributed = attribute(sentences, passages, prep.candidates, sims, beyond_book=beyond)
+        if not self.settings.drop_unsupported:
+            attributed = [replace(a, support=Support.WEAK) if a.support is Support.NONE else a for a in attributed]
+        supported = [a for a in attributed if a.support is Support.SUPPORTED]
+        notice = ""
+        if supported or uncovered:
+            text = render(attributed)
+        else:  # nothing the model wrote is backed by the book: show the book's own sentences instead
+            quotes = best_quotes(base.search_question, prep.candidates, prep.question_sims)
+            text, supported = extractive_text(sources, quotes)
+            notice = "The model's answer could not be matched to your book, so these are the book's own words."
+        if uncovered:
+            text = "Beyond the book (your textbook does not seem to cover this): " + text
+        citations = build_citations(supported, sources, prep.pool)
+        timings["attribution_ms"] = round((time.perf_counter() - t) * 1000, 1)
+        timings["total_ms"] = ms()
+        beyond_used = uncovered or any(a.support is Support.BEYOND for a in attributed)
+        return replace(base, text=text.strip(), citations=citations, beyond_book=beyond_used, notice=notice,
+                       unsupported=tuple(a.text for a in attributed if a.support is Support.WEAK),
+                       dropped=tuple(a.text for a in attributed if a.support is Support.NONE),
+                       model=self.model_name, timings_ms=tuple(timings.items()))
+
+    def _extractive(self, base: Answer, prep: Prepared, sources: tuple[Source, ...], quotes: dict,
+                    error: LanternError | None, cancel: CancelFn, timings: dict[str, float],
+                    ms: Callable[[], float], conversation_id: int | None) -> Iterator[AnswerEvent]:
+        text, supported = extractive_text(sources, quotes)
+        notice = (f"{error.message} Showing the passages of your book that answer it instead."
+                  if error is not None else "")
+        if not text:
+            text = "I couldn't find sentences in your book that answer this."
+        timings["first_token_ms"] = ms()
+        yield from stream_words(text, cancel)
+        if cancel():
+            return
+        timings["total_ms"] = ms()
+        answer = replace(base, text=text, citations=build_citations(supported, sources, prep.pool),
+                         extractive=True, notice=notice, timings_ms=tuple(timings.items()))
+        self._remember(conversation_id, answer)
+        yield AnswerEvent(AnswerEventKind.DONE, answer=answer)
+
+    def _remember(self, conversation_id: int | None, answer: Answer) -> None:
+        if conversation_id is None:
+            return
+        self.library.append_turn(conversation_id, Turn(
+            question=answer.question, answer=answer.text, search_question=answer.search_question,
+            refused=answer.refused, beyond_book=answer.beyond_book, extractive=answer.extractive,
+            citations=answer.citations))
+
+
+def collect(events: Iterator[AnswerEvent]) -> Answer:
+    """Run ``ask`` to the end and return its ``Answer`` (raises ``LanternError`` on an ERROR event)."""
+    answer = None
+    for ev in events:
+        if ev.kind is AnswerEventKind.ERROR:
+            raise LanternError(ev.text)
+        if ev.kind is AnswerEventKind.DONE:
+            answer = ev.answer
+    if answer is None:
+        raise LanternError("The answer was cancelled.")
+    return answer
+
+
+__all__ = ["AnswerSettings", "Tutor", "collect"]

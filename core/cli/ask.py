@@ -1,0 +1,68 @@
+"""``lantern ask``: a question answered from the books by the local model, streamed, with citations."""
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from core.answer.tutor import AnswerSettings, Tutor
+from core.cli.output import answer_record, emit, json_flag, print_answer_tail
+from core.errors import LanternError
+from core.library import Library
+from core.models import AnswerEventKind
+
+
+def add_parsers(sub: Any) -> None:
+    """Add ``ask`` to ``sub`` (an argparse sub-parsers object)."""
+    p = sub.add_parser("ask", help="answer a question from your books with the local model, citing pages")
+    p.add_argument("question", metavar="QUESTION")
+    p.add_argument("--book", metavar="ID", help="only this book")
+    p.add_argument("--chapter", metavar="N", action="append", default=[], help="only chapter N (repeatable)")
+    p.add_argument("--model", metavar="PATH", help="a .gguf file or catalogue key (default: $LANTERN_CHAT_MODEL "
+                   "or the bundled model)")
+    p.add_argument("--conversation", metavar="ID", type=int,
+                   help="continue this stored conversation (follow-ups like 'why?' use its last turn)")
+    p.add_argument("--new-conversation", action="store_true", help="store this question as a new conversation")
+    p.add_argument("--beyond-book", action="store_true",
+                   help="when the book does not cover it, answer from general knowledge (labelled)")
+    json_flag(p)
+
+
+def namespace(argv: Sequence[str]) -> argparse.Namespace:
+    """The parsed arguments of ``lantern ask ARGV`` (for commands that end by asking, like ``demo``)."""
+    parser = argparse.ArgumentParser(prog="lantern")
+    add_parsers(parser.add_subparsers(dest="command", required=True))
+    return parser.parse_args(["ask", *argv])
+
+
+def cmd_ask(lib: Library, args: argparse.Namespace) -> int:
+
+    tutor = Tutor(lib, args.model, settings=AnswerSettings(beyond_book=args.beyond_book))
+    try:
+        conversation = args.conversation
+        if conversation is None and args.new_conversation:
+            conversation = tutor.start_conversation(args.question, args.book)
+        answer, streamed = None, []
+        for ev in tutor.ask(args.question, book_id=args.book, chapters=tuple(args.chapter),
+                            conversation_id=conversation):
+            if ev.kind is AnswerEventKind.ERROR:
+                raise LanternError(ev.text)
+            if ev.kind is AnswerEventKind.TOKEN and not args.json:
+                streamed.append(ev.text)
+                sys.stdout.write(ev.text)
+                sys.stdout.flush()
+            elif ev.kind is AnswerEventKind.DONE:
+                answer = ev.answer
+    finally:
+        tutor.close()
+    if answer is None:
+        raise LanternError("No answer was produced.")
+    if args.json:
+        emit(args, answer_record(answer), "")
+    else:
+        print_answer_tail(answer, sys.stdout, "".join(streamed))
+    return 0
+
+
+COMMANDS = {"ask": cmd_ask}

@@ -1,0 +1,123 @@
+"""Does the book answer this question?  A score from the retrieval signals, and a verdict.
+
+The answer step declines honestly when ``covered`` is False (small local models answer from memory
+otherwise) and names ``nearest`` sections instead.  The score is a logistic model over three
+signals of the best few hits, fitted on the dev benchmark by ``benchmarks/coverage.py`` (in-book:
+each book's own questions; off-book: the other book's questions and a hand-written set of generic
+ones).  This module is pure: it reads the hits' stage scores and text only, no model, no database.
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from core.index.fts import term_patterns
+from core.models import Hit
+from core.retrieval.plan import plan_query
+
+# Fitted by ``benchmarks/coverage.py --fit`` (logistic regression, classes balanced, generic off-book
+# questions weighted ×10, L2 0.1) on the hits of ``Library.find`` (k = 10, default re-ranker) for
+# Psychology 2e (589 questions) and Chemistry 2e (first 800 exercises), each asked of its own library
+# (in-book) and of the other book's (off-book), plus the 40 questions of
+# ``benchmarks/data/offbook_questions.jsonl`` asked of both.  The cosines are those of the bundled
+# all-MiniLM-L6-v2: another embedding model needs a refit.
+WEIGHTS = {"vector_max": 16.48, "vector_mean": 11.15, "term_coverage": 1.54}
+BIAS = -10.97
+# Chosen on the same run (2026-11-22): below 0.40, 3.2% (Psychology) and 0.9% (Chemistry) of
+# in-book questions are flagged, and 98.9% / 95.4% of the other book's questions and 95% / 100% of
+# the generic ones.  0.50 flags slightly more off-book questions but 4.4% of Psychology's in-book
+# ones, close to the 5% ceiling: wrongly declining a question the book answers is the costlier
+# mistake for a tutor.
+DEFAULT_THRESHOLD = 0.40
+TOP_HITS = 5  # the signals look at this many best hits (what an answer cites)
+
+
+@dataclass(frozen=True)
+class CoverageSignals:
+    """The retrieval signals the score is computed from (exposed for ``--explain`` and the benchmark).
+
+    ``vector_max`` / ``vector_mean``: best and mean question-chunk cosine over the top hits (0 for a
+    hit the vector search did not return); ``term_coverage``: share of the question's content words
+    found in the top hits' text, titles or key terms.
+    """
+
+    vector_max: float = 0.0
+    vector_mean: float = 0.0
+    term_coverage: float = 0.0
+
+
+@dataclass(frozen=True)
+class Coverage:
+    """How well the retrieved passages cover a question: ``score`` in [0, 1], higher = better covered.
+
+    ``score`` is calibrated on the dev set: roughly the probability that the book answers the question.
+    """
+
+    score: float
+    covered: bool
+    nearest: tuple[Hit, ...] = ()  # the best hits, one per section, for "the nearest sections are …"
+    signals: CoverageSignals = CoverageSignals()
+
+
+def _vector_score(hit: Hit) -> float:
+    return float(dict(hit.stage_scores).get("vector", 0.0) or 0.0)
+
+
+def nearest_sections(hits: Sequence[Hit], n: int = 3) -> tuple[Hit, ...]:
+    """The first hit of each of the first ``n`` distinct sections, in rank order."""
+    seen: set[tuple[str, object]] = set()
+    out: list[Hit] = []
+    for h in hits:
+        key = (h.chunk.book_id, h.chunk.section_id)
+        if key not in seen:
+            seen.add(key)
+            out.append(h)
+        if len(out) == n:
+            break
+    return tuple(out)
+
+
+def term_coverage(question: str, hits: Sequence[Hit]) -> float:
+    """Share of the question's content words that some hit mentions (text, section title, key terms).
+
+    Words are matched with a short inflection ("hypothesis" ~ "hypotheses"); intent cues ("define",
+    "quiz") and bare numbers are ignored — a number in an exercise says nothing about the topic.
+    """
+    terms = [t for t in plan_query(question).key_terms if not t.isdigit()]
+    if not terms or not hits:
+        return 0.0
+    text = " ".join(" ".join((h.chunk.text, h.chunk.section_title, *h.chunk.key_terms)) for h in hits)
+    stems = term_patterns(terms)
+    return sum(1 for rx in stems if rx.search(text)) / len(stems)
+
+
+def signals(question: str, hits: Sequence[Hit], *, top: int = TOP_HITS) -> CoverageSignals:
+    """The coverage signals of the best ``top`` hits."""
+    best = list(hits[:top])
+    if not best:
+        return CoverageSignals()
+    cos = [_vector_score(h) for h in best]
+    return CoverageSignals(vector_max=max(cos), vector_mean=sum(cos) / len(cos),
+                           term_coverage=term_coverage(question, best))
+
+
+def score(sig: CoverageSignals) -> float:
+    """The calibrated coverage probability for a set of signals (logistic model, ``WEIGHTS``/``BIAS``)."""
+    z = BIAS + sum(w * getattr(sig, name) for name, w in WEIGHTS.items())
+    return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, z))))
+
+
+def assess(question: str, hits: Sequence[Hit], *, threshold: float = DEFAULT_THRESHOLD) -> Coverage:
+    """Coverage of ``question`` by ``hits`` (as returned by ``Library.find``, best first).
+
+    No hits at all means not covered (score 0).  ``nearest`` names the best sections either way, so
+    an answer that declines can still point the student somewhere.
+    """
+    sig = signals(question, hits)
+    s = score(sig) if hits else 0.0
+    return Coverage(score=s, covered=bool(hits) and s >= threshold, nearest=nearest_sections(hits), signals=sig)
+
+
+__all__ = ["BIAS", "Coverage", "CoverageSignals", "DEFAULT_THRESHOLD", "TOP_HITS", "WEIGHTS", "assess",
+           "nearest_sections", "score", "signals", "term_coverage"]

@@ -1,0 +1,51 @@
+"""Model-free pieces of the tutor: refusal text, citations with the quote's page, extractive answers."""
+from __future__ import annotations
+
+from core.answer.attribution import build_citations, chunk_for_quote
+from core.answer.replies import extractive_text, refusal_text, section_name, stream_words
+from core.answer.attribution import Attributed, Support
+from core.models import AnswerEventKind, BookId, Chunk, ChunkId, ChunkRole, SectionId, Source
+
+
+def chunk(cid: int, text: str, page: int, label: str) -> Chunk:
+    return Chunk(id=ChunkId(cid), book_id=BookId("b"), section_id=SectionId(7), ordinal=cid, text=text,
+                 role=ChunkRole.CONCEPT, page_start=page, page_end=page, printed_page_start=label,
+                 printed_page_end=label, chapter_number="2", chapter_title="Energy", section_number="2.1",
+                 section_title="Photosynthesis", token_count=10)
+
+
+HIT = chunk(1, "Plants turn light into chemical energy.", 10, "8")
+NEXT = chunk(2, "The chloroplast holds chlorophyll, which absorbs red and blue light.", 11, "9")
+SOURCE = Source(n=1, chunk=HIT, text=HIT.text + " " + NEXT.text, label="Bio › Chapter 2 › 2.1 Photosynthesis, pp. 8–9")
+
+
+def test_refusal_names_the_nearest_sections():
+    text = refusal_text(["2.1 Photosynthesis, p. 8", "2.2 Respiration, p. 12"])
+    assert "doesn't seem to cover" in text and "2.1 Photosynthesis, p. 8; 2.2 Respiration, p. 12" in text
+    assert "beyond the book" in text
+    assert "import a book" in refusal_text([], empty_library=True)
+    assert section_name(HIT) == "2.1 Photosynthesis, p. 8"
+
+
+def test_a_citation_shows_the_page_its_quote_is_on():
+    assert chunk_for_quote(SOURCE, "The chloroplast holds chlorophyll, which absorbs red and blue light.",
+                           [HIT, NEXT]) is NEXT
+    assert chunk_for_quote(SOURCE, "Something else entirely.", [HIT, NEXT]) is HIT
+    supported = [Attributed("a", Support.SUPPORTED, 1, "The chloroplast holds chlorophyll, which absorbs red and "
+                            "blue light.", 0.7), Attributed("b", Support.SUPPORTED, 1, "Plants turn light", 0.5)]
+    [c] = build_citations(supported, [SOURCE], [HIT, NEXT])
+    assert (c.n, c.page_start, c.printed_page, c.section, c.chapter) == (1, 11, "9", "2.1", "2")
+    assert c.quote.startswith("The chloroplast") and c.label == SOURCE.label and c.support == 0.7
+
+
+def test_extractive_text_quotes_and_cites():
+    text, supported = extractive_text([SOURCE], {1: ("Plants turn light into chemical energy.", 0.6)})
+    assert text == "\u201cPlants turn light into chemical energy.\u201d [1]"
+    assert supported[0].source == 1
+
+
+def test_stream_words_stops_on_cancel():
+    pieces = [e.text for e in stream_words("one two three", lambda: False)]
+    assert "".join(pieces) == "one two three"
+    assert all(e.kind is AnswerEventKind.TOKEN for e in stream_words("a b", lambda: False))
+    assert list(stream_words("one two", lambda: True)) == []

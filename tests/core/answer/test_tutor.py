@@ -1,0 +1,202 @@
+"""The tutor's answer pipeline with a scripted model: events, citations, refusal, cancel, no model, follow-ups."""
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from core.answer.tutor import AnswerSettings, Tutor, collect
+from core.retrieval.coverage import Coverage, nearest_sections
+from core.errors import ModelUnavailableError
+from core.library import Library
+from core.models import AnswerEventKind as K
+from tests.fakes import FakeChatModel, FakeEmbedder
+
+BOOK = """---
+title: Tiny Biology
+---
+
+# Chapter 1: Cells
+
+## 1.1 What Is a Cell?
+
+A cell is the smallest unit of life. Every organism is made of one or more cells. Cells come from
+other cells by division.
+
+## 1.2 Membranes
+
+The membrane controls what enters and leaves the cell. It is made of a double layer of lipids with
+proteins that act as gates.
+
+# Chapter 2: Energy
+
+## 2.1 Photosynthesis
+
+Photosynthesis turns light energy into chemical energy. It happens in the chloroplasts of plant
+cells. Plants use the chemical energy to build sugars from carbon dioxide and water.
+
+## 2.2 Respiration
+
+Mitochondria release energy from glucose during cellular respiration. This energy is stored in ATP,
+which cells spend to do work.
+"""
+
+GOOD = ("Photosynthesis turns light energy into chemical energy [1]. "
+        "It happens in the chloroplasts of plant cells [7]. "
+        "The moon is made of green cheese and orbits quickly.")
+
+
+@pytest.fixture(scope="module")
+def lib(tmp_path_factory):
+    root = tmp_path_factory.mktemp("answer")
+    path = root / "bio.md"
+    path.write_text(BOOK, encoding="utf-8")
+    with Library(root / "lib", embedder=FakeEmbedder()) as library:
+        library.bio = library.import_book(path).book
+        yield library
+
+
+def covered(question, hits):
+    return Coverage(score=0.9, covered=bool(hits), nearest=nearest_sections(hits))
+
+
+def not_covered(question, hits):
+    return Coverage(score=0.1, covered=False, nearest=nearest_sections(hits))
+
+
+class WordsOnly:
+    """An embedder that fails: attribution falls back to word overlap (the hashing fake is not semantic)."""
+
+    def encode(self, texts):
+        raise RuntimeError("no sentence embeddings in this test")
+
+
+def tutor(lib, model, assess=covered, **settings) -> Tutor:
+    return Tutor(lib, model, settings=AnswerSettings(**settings), assess=assess, embedder=WordsOnly())
+
+
+def test_events_arrive_in_order_with_checked_citations(lib):
+    model = FakeChatModel(GOOD)
+    events = list(tutor(lib, model).ask("How does photosynthesis work?"))
+    kinds = [e.kind for e in events]
+    assert kinds[0] is K.SOURCES and kinds[-1] is K.DONE and set(kinds[1:-1]) == {K.TOKEN}
+    sources = events[0].sources
+    assert sources and sources[0].chunk.section_number == "2.1"
+    assert all(s.quote and s.quote in " ".join(s.text.split()) for s in sources)  # verbatim quotes up front
+    streamed = "".join(e.text for e in events if e.kind is K.TOKEN)
+    assert "[7]" not in streamed and "[1]" in streamed  # a marker naming no source never reaches the screen
+    answer = events[-1].answer
+    assert not answer.refused and not answer.extractive and answer.model == "fake model"
+    assert "[7]" not in answer.text and "cheese" not in answer.text  # invented sentence dropped
+    assert answer.dropped == ("The moon is made of green cheese and orbits quickly.",)
+    [c] = answer.citations
+    assert (c.n, c.chapter, c.section, c.section_title) == (1, "2", "2.1", "Photosynthesis")
+    assert c.printed_page and c.page_start >= 1 and c.quote.startswith("Photosynthesis turns light")
+    assert answer.text.count("[1]") == 2  # both supported sentences cite the source
+    assert {"retrieval_ms", "sources_ms", "first_token_ms", "total_ms"} <= set(answer.timings)
+    # fixed instructions first (prefix cache), then sources, then the question
+    system, user = model.calls[0]
+    assert system["role"] == "system" and "<source n=\"1\"" in user["content"]
+    assert user["content"].rstrip().endswith("Question: How does photosynthesis work?")
+
+
+def test_uncovered_question_is_declined_without_calling_the_model(lib):
+    model = FakeChatModel(GOOD)
+    answer = collect(tutor(lib, model, assess=not_covered).ask("Who won the 1998 world cup?"))
+    assert answer.refused and not answer.citations and model.calls == []
+    assert "doesn't seem to cover" in answer.text
+    assert answer.nearest_sections and all("p." in s for s in answer.nearest_sections)
+
+
+def test_beyond_the_book_answers_are_labelled(lib):
+    model = FakeChatModel("Football is a sport played by two teams.")
+    answer = collect(tutor(lib, model, assess=not_covered, beyond_book=True).ask("Who won the 1998 world cup?"))
+    assert model.calls and answer.beyond_book and not answer.refused
+    assert answer.text.startswith("Beyond the book")
+    assert "go beyond the book" in model.calls[0][1]["content"]
+
+
+def test_cancel_stops_the_stream_promptly(lib):
+    model = FakeChatModel("word " * 500, delay=0.01)
+    stop = threading.Event()
+    events = []
+    t0 = time.perf_counter()
+    for ev in tutor(lib, model).ask("What is a cell?", cancel=stop.is_set):
+        events.append(ev)
+        if ev.kind is K.TOKEN and len(events) > 3:
+            stop.set()
+    assert time.perf_counter() - t0 < 1.0
+    assert all(e.kind is not K.DONE for e in events)
+    assert model.streams[0].produced < 10
+
+
+def test_abandoning_the_generator_closes_the_model_stream(lib):
+    model = FakeChatModel("word " * 500)
+    gen = tutor(lib, model).ask("What is a cell?")
+    assert next(gen).kind is K.SOURCES
+    assert next(gen).kind is K.TOKEN
+    gen.close()
+    assert model.streams[0].closed
+
+
+@pytest.mark.parametrize("error_at", ["path", "stream"])
+def test_without_a_model_the_answer_is_extractive_with_a_notice(lib, error_at):
+    err = ModelUnavailableError("The chat model file is missing.")
+    model = FakeChatModel(GOOD, error=err, error_at=error_at)
+    events = list(tutor(lib, model).ask("Where does photosynthesis happen?"))
+    assert [e.kind for e in events][0] is K.SOURCES and events[-1].kind is K.DONE
+    answer = events[-1].answer
+    assert answer.extractive and not answer.refused
+    assert "missing" in answer.notice
+    assert answer.citations and all(c.quote for c in answer.citations)
+    assert "[1]" in answer.text and "Photosynthesis" in answer.text
+
+
+def test_followups_are_rewritten_and_the_conversation_persists(lib):
+    model = FakeChatModel(GOOD)
+    t = tutor(lib, model)
+    cid = t.start_conversation("Photosynthesis", lib.bio.id)
+    first = collect(t.ask("What is photosynthesis?", conversation_id=cid))
+    second = collect(t.ask("give another example", conversation_id=cid))
+    assert first.search_question == "What is photosynthesis?"
+    assert second.search_question == "Give another example of photosynthesis."
+    conv = lib.load_conversation(cid)
+    assert [tn.question for tn in conv.turns] == ["What is photosynthesis?", "give another example"]
+    assert conv.turns[1].search_question == second.search_question
+    assert conv.turns[0].citations == first.citations  # citations round-trip through SQLite
+
+
+def test_model_answer_nothing_supports_falls_back_to_the_books_words(lib):
+    model = FakeChatModel("Volcanoes erupt molten rock across distant oceans regularly.")
+    answer = collect(tutor(lib, model).ask("Where does photosynthesis happen?"))
+    assert answer.citations and "book's own words" in answer.notice
+    assert "Volcanoes" not in answer.text
+
+
+def test_prewarm_evaluates_the_fixed_instructions(lib):
+    model = FakeChatModel(GOOD)
+    t = tutor(lib, model)
+    assert t.prewarm().result() > 0
+    assert model.prewarmed[0][0]["role"] == "system"
+    assert FakeChatModel(error=ModelUnavailableError("x")).model_path  # (fake sanity)
+    assert tutor(lib, FakeChatModel(error=ModelUnavailableError("gone"))).prewarm() is None
+
+
+def test_tutor_fits_the_desktop_asker_protocol(lib):
+    from desktop.protocols import Asker
+    assert isinstance(tutor(lib, FakeChatModel(GOOD)), Asker)
+
+
+def test_the_answer_path_runs_with_sockets_blocked(lib):
+    # conftest blocks the network for the whole suite: prove it is active around a full answer
+    with pytest.raises(RuntimeError, match="network|DNS"):
+        socket.create_connection(("192.0.2.1", 80), timeout=0.1)
+    assert collect(tutor(lib, FakeChatModel(GOOD)).ask("What is a cell?")).text
+
+
+def test_missing_model_file_through_the_real_local_model(lib, tmp_path: Path):
+    answer = collect(Tutor(lib, str(tmp_path / "nope.gguf"), assess=covered).ask("What is a membrane?"))
+    assert answer.extractive and answer.notice and answer.citations

@@ -1,0 +1,62 @@
+"""``lantern ask``: the JSON contract, streaming text, and no crash without a model."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from core.cli import main as cli
+from tests.core.answer.test_tutor import BOOK, covered
+from tests.fakes import FakeEmbedder
+
+
+@pytest.fixture(scope="module")
+def library(tmp_path_factory):
+    # The fast hashing embedder stands in for MiniLM (the CLI's Library asks core.index.embedder for it).
+    embedder = FakeEmbedder()
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr("core.index.embedder.default_embedder", lambda: embedder)
+        root = tmp_path_factory.mktemp("ask")
+        (root / "bio.md").write_text(BOOK, encoding="utf-8")
+        assert cli.main(["--library", str(root / "lib"), "import", str(root / "bio.md")]) == 0
+        yield str(root / "lib")
+
+
+@pytest.fixture(autouse=True)
+def book_covers_everything(monkeypatch):
+    # the hashing embedder's similarities are not calibrated for the coverage threshold
+    monkeypatch.setattr("core.retrieval.coverage.assess", covered)
+
+
+def test_ask_json_without_a_model_is_extractive(capsys, library, tmp_path):
+    capsys.readouterr()
+    code = cli.main(["--library", library, "ask", "Where does photosynthesis happen?", "--json",
+                     "--model", str(tmp_path / "missing.gguf")])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0
+    assert {"answer", "refused", "citations", "timings"} <= set(out)
+    assert set(out["timings"]) == {"retrieval_ms", "first_token_ms", "total_ms"}
+    assert out["extractive"] and "missing.gguf" in out["notice"] and not out["refused"]
+    c = out["citations"][0]
+    assert {"n", "chunk_id", "book_id", "chapter", "section", "section_title", "page_start", "page_end",
+            "printed_page", "quote"} <= set(c)
+    assert c["section"] == "2.1" and c["quote"] and f"[{c['n']}]" in out["answer"]
+
+
+def test_ask_streams_text_and_lists_sources(capsys, library, tmp_path):
+    capsys.readouterr()
+    code = cli.main(["--library", library, "ask", "What does the membrane control?",
+                     "--model", str(tmp_path / "missing.gguf")])
+    out = capsys.readouterr().out
+    assert code == 0 and "Sources:" in out and "1.2 Membranes" in out and "Note:" in out
+
+
+def test_ask_a_new_conversation_then_a_followup(capsys, library, tmp_path):
+    capsys.readouterr()
+    args = ["--library", library, "ask", "--json", "--model", str(tmp_path / "missing.gguf")]
+    assert cli.main(args + ["What is photosynthesis?", "--new-conversation"]) == 0
+    first = json.loads(capsys.readouterr().out)
+    assert first["conversation_id"]
+    assert cli.main(args + ["give another example", "--conversation", str(first["conversation_id"])]) == 0
+    second = json.loads(capsys.readouterr().out)
+    assert second["search_question"] == "Give another example of photosynthesis."
