@@ -3,6 +3,8 @@
 ``--library DIR`` > ``LANTERN_LIBRARY`` > the folder chosen in Settings > the platform default.
 ``--import-sample`` imports the bundled sample book when the library is empty (used by the demo);
 ``--self-test`` also asks one question and prints timings (``desktop.self_test``).
+When Qt's platform plugin could not load for lack of system libraries, it prints the one
+``sudo apt-get install …`` line that fixes it and exits with status 3 (``desktop.qt_libs``).
 """
 from __future__ import annotations
 
@@ -12,13 +14,20 @@ import os
 import sys
 from pathlib import Path
 
-from PySide6.QtGui import QIcon
-from PySide6.QtWidgets import QApplication, QMessageBox
+from desktop import qt_libs
+
+try:
+    from PySide6.QtGui import QIcon
+    from PySide6.QtWidgets import QApplication, QMessageBox
+except ImportError as _exc:  # QtGui itself links libEGL, libGL, libxkbcommon, libfontconfig …
+    _advice = qt_libs.import_error_advice(_exc)
+    if _advice is None:
+        raise
+    raise SystemExit(_advice) from None
 
 from core.errors import LanternError
 from core.library import Library
-from core.paths import resolve_library_dir
-from core.paths import resources_dir
+from core.paths import resolve_library_dir, resources_dir
 from desktop.errors import error_text
 from desktop.main_window import MainWindow
 from desktop.protocols import Asker
@@ -41,8 +50,8 @@ def build_asker(library: Library, settings: AppSettings) -> Asker:
     that turns out to be missing makes the tutor answer with quotes from the book and a notice.
     """
     from core.answer.tutor import AnswerSettings, Tutor
-    from core.llm.settings import LLMSettings
     from core.llm.model import LocalModel
+    from core.llm.settings import LLMSettings
 
     if settings.model_path:
         check_model_file(settings.model_path)
@@ -88,6 +97,13 @@ def main(argv: list[str] | None = None) -> int:
     args, qt_args = build_parser().parse_known_args(argv if argv is not None else sys.argv[1:])
     logging.basicConfig(level=logging.WARNING - 10 * min(args.verbose, 2), stream=sys.stderr,
                         format="%(levelname)s %(name)s: %(message)s")
+    if QApplication.instance() is None:
+        # Qt aborts the process when its platform plugin cannot load ("Could not load the Qt platform
+        # plugin "xcb" … even though it was found"); say which packages are missing instead.
+        problem = qt_libs.startup_problem()
+        if problem:
+            print(problem, file=sys.stderr)
+            return 3
     app = create_app(qt_args)
     settings = AppSettings.load()
     try:

@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QEvent, QObject, Qt
+from PySide6.QtCore import QByteArray, QEvent, QObject, QStandardPaths, Qt
 from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QIcon, QKeySequence
 from PySide6.QtWidgets import QFileDialog, QLabel, QMainWindow, QMessageBox, QSplitter, QTabWidget, QWidget
 
@@ -39,6 +39,25 @@ BOOK_SUFFIXES = {".pdf", ".epub", ".md", ".markdown", ".txt", ".text", ".html", 
 IMPORT_FILTER = "Books (*.pdf *.epub *.md *.markdown *.txt *.html *.htm *.xhtml);;All files (*)"
 
 AskerFactory = Callable[[object, AppSettings], Asker]
+
+
+def import_start_folder(home: Path | None = None) -> Path:
+    """Where the import dialog first opens: ~/Documents, else ~/Downloads, else home (never the working folder).
+
+    With no ``home`` given, the desktop's own (possibly translated) Documents/Downloads folders from
+    ``QStandardPaths`` come first, then the English names under the home folder.
+    """
+    if home is None:
+        home = Path.home()
+        kinds = (QStandardPaths.StandardLocation.DocumentsLocation, QStandardPaths.StandardLocation.DownloadLocation)
+        located = [QStandardPaths.writableLocation(kind) for kind in kinds]
+        candidates = [located[0], home / "Documents", located[1], home / "Downloads"]
+    else:
+        candidates = [home / "Documents", home / "Downloads"]
+    for folder in candidates:
+        if folder and Path(folder).is_dir() and Path(folder).resolve() != home.resolve():
+            return Path(folder)
+    return home
 
 
 def expand_paths(paths: Iterable[str | Path]) -> list[Path]:
@@ -225,7 +244,13 @@ class MainWindow(QMainWindow):
         return [self.imports.add(p) for p in expand_paths(paths)]
 
     def choose_files(self) -> None:
-        paths, _ = QFileDialog.getOpenFileNames(self, "Import books", "", IMPORT_FILTER)
+        """File → Import (Ctrl+O): opens where books usually are, then where the last import came from."""
+        start = getattr(self, "_import_folder", None)
+        if start is None or not Path(start).is_dir():
+            start = import_start_folder()
+        paths, _ = QFileDialog.getOpenFileNames(self, "Import books", str(start), IMPORT_FILTER)
+        if paths:
+            self._import_folder = Path(paths[0]).parent  # remembered for this session
         self.import_files(paths)
 
     def import_sample(self) -> list[int]:

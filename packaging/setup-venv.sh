@@ -47,16 +47,39 @@ ensure_system_tools() {
     if ! command -v c++ >/dev/null || ! command -v cc >/dev/null; then
         apt_install build-essential || { say "a C/C++ compiler is needed (apt-get install build-essential)"; exit 1; }
     fi
-    # Qt (PySide6) needs a few shared libraries even offscreen; fresh Debian images may lack them.
-    if command -v ldconfig >/dev/null && ! ldconfig -p | grep -q 'libEGL.so.1'; then
-        apt_install libegl1 libgl1 libxkbcommon0 libfontconfig1 libdbus-1-3 || say "could not install Qt's system libraries"
+    # Qt's own system libraries are checked after PySide6 is installed: ensure_qt_libraries.
+}
+
+# Qt (PySide6) loads its platform plugin from the system's shared libraries: xcb (the desktop window),
+# offscreen (tests, headless), and QtGui itself (EGL/GL).  Which ones a Debian image lacks varies (one
+# had libxcb-cursor0 but not libxcb-icccm4, and `make demo` could not open the window), so ask the
+# plugins: desktop/qt_libs.py runs ldd on them and maps every "not found" library to its Debian package.
+# Runs on every setup (~0.2 s; nothing to do when nothing is missing).
+ensure_qt_libraries() {
+    local qt_libs=("$venv/bin/python" -m desktop.qt_libs) pkgs
+    if ! pkgs="$("${qt_libs[@]}" --packages)"; then
+        say "could not check Qt's system libraries (desktop/qt_libs.py)"
+        return 0
     fi
-    # On a desktop, Qt's xcb plugin (PySide6 >= 6.5) also needs libxcb-cursor0, which many systems lack:
-    # without it `make demo` could not open the window.
-    if command -v ldconfig >/dev/null && ! ldconfig -p | grep -q 'libxcb-cursor.so.0'; then
-        apt_install libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 libxcb-image0 libxcb-render-util0 \
-            libxkbcommon-x11-0 libxcb-xkb1 libxcb-shape0 libxcb-randr0 || say "could not install Qt's X11 libraries"
+    [ -n "$pkgs" ] || return 0
+    say "Qt's plugins cannot find: $("${qt_libs[@]}" --libraries)"
+    # shellcheck disable=SC2086  # one word per package
+    if apt_install $pkgs && [ -z "$("${qt_libs[@]}" --packages)" ]; then
+        say "Qt's system libraries are in place"
+        return 0
     fi
+    say "the desktop app cannot open its window until these Debian packages are installed; run:"
+    printf '    %s\n' "$("${qt_libs[@]}" --install-line)" >&2
+}
+
+# `make test` also runs the desktop app on a virtual X server (Qt's real xcb plugin, as on a student's
+# desktop): install xvfb when it is missing and that needs no password (root, or sudo without one).
+ensure_xvfb() {
+    command -v xvfb-run >/dev/null && return 0
+    command -v apt-get >/dev/null || return 0
+    if [ "$(id -u)" = 0 ] || sudo -n true 2>/dev/null; then
+        apt_install xvfb xauth || say "could not install xvfb: the desktop test on Xvfb will be skipped"
+    fi  # else quiet: `make demo` on a desktop does not need it, and the test says why it is skipped
 }
 
 make_venv() {
@@ -118,3 +141,5 @@ install_deps() {
 ensure_system_tools
 make_venv
 install_deps
+ensure_qt_libraries
+ensure_xvfb
