@@ -1,27 +1,27 @@
-"""Answer quality and latency on the shared dev benchmark: what issue 5's "Must show" asks for.
+"""Are the answers right?  Every dev book, every model we ship, one run.
 
-    .venv/bin/python -m benchmarks.answers --psy /tmp/bench-psy --chem /tmp/bench-chem
-    .venv/bin/python -m benchmarks.answers ... --models qwen2.5-coder-0.5b,qwen2.5-coder-1.5b --n 20 --mc 40
-    .venv/bin/python -m benchmarks.answers ... --only refusal --refusal 200
+    .venv/bin/python benchmarks/answers.py --libs /work/libs [--models qwen2.5-coder-1.5b,qwen2.5-coder-0.5b]
+                                           [--n 20] [--mc 20] [--books ...] [--out answers.json]
 
-Libraries must already hold the books (``lantern --library DIR import ../shared/bench/<book>/book.pdf``).
+``--libs DIR`` holds one library per dev book (``benchmarks/common.py``).  Per book and model:
 
-* refusal (no model): the coverage verdict ``Tutor.retrieve`` gives for in-book questions (each book's
-  own questions, with its library) and off-book ones (the *other* book's questions): the share
-  declined.  Targets: off-book ≥ 0.9, in-book ≤ 0.05.
-* answers (per model): ``Tutor.ask`` end to end over N dev questions (half from each book, spread
-  evenly): first-token latency from "enter" (p50/p95; the model is prewarmed as the app does at
-  start-up, retrieval warmed by one search), sources latency, citation validity (every ``[n]`` names a
-  returned citation whose chunk, pages and printed page exist in the library: must be 100%), citation in
-  the gold section (answers with ≥ 1 citation in it, and per citation), sentences kept/flagged/dropped.
-* multiple choice (per model): Psychology review questions with their options; the model replies with
-  the option's words (matched back to a letter), once with the tutor's retrieved passages in the prompt
-  and once without (same model, same prompt otherwise): accuracy of each.
+* free-form answers (``Tutor.ask`` end to end, as a student asks: no options) to ``--n`` questions that have
+  an answer key (``benchmarks/data/answer_keys/<book>.jsonl``; books without keys use their gold questions
+  for citations only): key-term recall, a citation on the gold pages, citations valid, the share of answer
+  sentences a cited passage supports, first-token and whole-answer latency (the model prewarmed as the app
+  does at start-up);
+* multiple choice with the options shown: the keyed option chosen with the book's passages and without
+  (same model and prompt otherwise), ``--mc`` keyed questions;
+* "not in your book": near-domain questions the book does not answer
+  (``benchmarks/data/offbook/<book>.jsonl``) declined, and in-book questions wrongly declined (no model).
 
-The load average is printed beside every phase: on a shared 2-core machine it moves latency a lot.
+Every answer (question, text, citations with their quotes, dropped and flagged sentences) goes to ``--out``
+for hand-checking.  The load average is printed with every phase: on a shared 2-core machine it moves
+latency a lot.
 """
 from __future__ import annotations
 
+import argparse
 import json
 import logging
 import os
@@ -31,134 +31,118 @@ from dataclasses import asdict
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-BENCH = REPO.parent / "shared" / "bench"
 sys.path.insert(0, str(REPO))
 
-from benchmarks.common import dev_parser  # noqa: E402
+from benchmarks.common import BENCH, DEV_BOOKS, book_library, load_jsonl  # noqa: E402
 
-from core.answer.tutor import AnswerSettings, Tutor  # noqa: E402
-from core.evaluation.answers import ask_once, judge_answer, multiple_choice, refusal_metrics, spread, summarize_answers
+from core.answer.tutor import Tutor  # noqa: E402
+from core.evaluation.answers import ask_once, judge_answer, refusal_metrics, spread, summarize_answers  # noqa: E402
+from core.evaluation.choices import multiple_choice  # noqa: E402
+from core.evaluation.keys import load_keys  # noqa: E402
 from core.evaluation.retrieval import load_questions  # noqa: E402
-from core.library import Library  # noqa: E402
+from core.llm.model import LocalModel  # noqa: E402
+from core.llm.settings import LLMSettings  # noqa: E402
+
+DATA = REPO / "benchmarks" / "data"
 
 
 def load() -> str:
     return "load %.2f %.2f %.2f" % os.getloadavg()
 
 
-# -- refusal -------------------------------------------------------------------------------------
-def refusal(libs: dict[str, Library], n: int) -> dict:
-    out = {}
-    for own, lib in libs.items():
-        other = next(k for k in libs if k != own)
-        asked = {book: [q.question for q in spread(load_questions(BENCH / book / "questions.jsonl"), n)]
-                 for book in (own, other)}
-        m = refusal_metrics(Tutor(lib, model=_NoModel()), asked[own], asked[other])
-        row = {kind: {"questions": m[kind], "declined": m[f"{kind}_declined"],
-                      "rate": round(m[f"{kind}_declined"] / m[kind], 3) if m[kind] else 0.0}
-               for kind in ("in_book", "off_book")}
-        out[own] = row
-        print(f"refusal  library={own:14s} in-book declined {row['in_book']['rate']:.3f} "
-              f"({row['in_book']['declined']}/{row['in_book']['questions']})   off-book ({other}) declined "
-              f"{row['off_book']['rate']:.3f} ({row['off_book']['declined']}/{row['off_book']['questions']})  "
-              f"[{load()}]", flush=True)
-    return out
+def keyed_questions(book: str, n: int) -> tuple[list, dict]:
+    questions = load_questions(BENCH / book / "questions.jsonl")
+    keys_path = DATA / "answer_keys" / f"{book}.jsonl"
+    keys = load_keys(keys_path) if keys_path.exists() else {}
+    pool = [q for q in questions if q.qid in keys] or [q for q in questions if q.section]
+    return spread(pool, n), keys
 
 
-class _NoModel:
-    display_name = "none"
-
-    def model_path(self):
-        from core.errors import ModelUnavailableError
-        raise ModelUnavailableError("refusal measurement: no model")
-
-
-# -- answers -------------------------------------------------------------------------------------
-def run_answers(model_key: str, libs: dict[str, Library], n: int, max_tokens: int) -> dict:
-    from core.llm.settings import LLMSettings
-    from core.llm.model import LocalModel
-
-    per_book = {name: spread([q for q in load_questions(BENCH / name / "questions.jsonl")], n // 2)
-                for name in libs}
-    rows, outcomes = [], []
-    model = LocalModel(LLMSettings.from_env(model=model_key))
-    try:
-        t = time.perf_counter()
-        model.load()
-        load_s = time.perf_counter() - t
-        for name, qs in per_book.items():
-            lib = libs[name]
-            tutor = Tutor(lib, model, settings=AnswerSettings(answer_tokens=max_tokens))
-            tutor.retrieve("warm up the search indexes")
-            tutor.prewarm().result()
-            labels: dict = {}
-            for q in qs:
-                answer, t_sources = ask_once(tutor, q.question)
-                judged = judge_answer(lib, q, answer, t_sources, labels)
-                rows.append({"book": name, **asdict(judged), "question": q.question, "answer": answer.text,
-                             "dropped_text": list(answer.dropped), "unsupported_text": list(answer.unsupported),
-                             "notice": answer.notice})
-                print(f"  {model_key} {name[:4]} {q.qid[-12:]:12s} first {judged.first_token_ms or 0:7.0f} ms  "
-                      f"total {judged.total_ms or 0:7.0f} ms  cit {judged.citations} gold {judged.any_gold!s:5s} "
-                      f"valid {judged.valid!s:5s} refused {judged.refused!s:5s} dropped {judged.dropped}  [{load()}]",
-                      flush=True)
-                outcomes.append(judged)
-    finally:
-        model.close()
-    summary = {"model": model_key, "load_s": round(load_s, 1), **summarize_answers(outcomes), "rows": rows}
-    print(f"answers  {model_key}: {len(rows)} questions, first token p50 {summary['first_token_p50_ms']:.0f} ms / "
-          f"p95 {summary['first_token_p95_ms']:.0f} ms, sources p50 {summary['sources_p50_ms']:.0f} ms; "
-          f"citations valid {summary['citation_validity']:.3f}; answers citing the gold section "
-          f"{summary['answers_with_gold_citation']:.3f}, citations in gold {summary['citations_in_gold']:.3f}; "
-          f"refused {summary['refused']}; dropped {summary['sentences_dropped']} flagged "
-          f"{summary['sentences_flagged']}  [{load()}]", flush=True)
-    return summary
+def answers(tutor: Tutor, book: str, n: int, book_id: str, log_rows: list) -> dict:
+    questions, keys = keyed_questions(book, n)
+    labels: dict = {}
+    judged = []
+    for q in questions:
+        answer, sources_ms = ask_once(tutor, q.text(), book_id=book_id)
+        j = judge_answer(tutor.library, q, answer, sources_ms, labels, keys.get(q.qid))
+        judged.append(j)
+        log_rows.append({"book": book, "model": tutor.model_name, **asdict(j), "question": q.text(),
+                         "key_terms": [list(t) for t in keys[q.qid].key_terms] if q.qid in keys else None,
+                         "answer": answer.text, "preview": answer.preview.quote if answer.preview else None,
+                         "citations": [{"n": c.n, "section": c.section, "page": c.printed_page, "quote": c.quote}
+                                       for c in answer.citations],
+                         "dropped_text": list(answer.dropped), "flagged_text": list(answer.unsupported),
+                         "notice": answer.notice})
+        print(f"  {book[:10]:10} {q.qid[-10:]:10} recall {j.key_recall if j.key_recall is not None else '-'!s:5} "
+              f"first {j.first_token_ms or 0:6.0f} ms total {j.total_ms or 0:6.0f} ms cit {j.citations} "
+              f"gold-pages {j.gold_pages_cited!s:5} refused {j.refused!s:5}  [{load()}]", flush=True)
+    return summarize_answers(judged)
 
 
-# -- multiple choice -------------------------------------------------------------------------------
-def run_mc(model_key: str, lib: Library, n: int) -> dict:
-    """The same model and prompt with and without the tutor's retrieved passages (same budget)."""
-    from core.llm.settings import LLMSettings
-    from core.llm.model import LocalModel
-
-    keyed = [q for q in load_questions(BENCH / "psychology-2e" / "questions.jsonl") if q.choices and q.answer_letter]
-    model = LocalModel(LLMSettings.from_env(model=model_key))
-    try:
-        out = {"model": model_key, **multiple_choice(Tutor(lib, model), spread(keyed, n))}
-    finally:
-        model.close()
-    print(f"mc       {model_key}: {out['questions']} Psychology questions: accuracy with the book "
-          f"{out['accuracy_with_book']:.3f}, without {out['accuracy_without_book']:.3f} (chance {out['chance']:.3f})"
-          f"  [{load()}]", flush=True)
-    return out
+def refusal(tutor: Tutor, book: str, book_id: str, n: int) -> dict:
+    in_book = [q.text() for q in spread(load_questions(BENCH / book / "questions.jsonl"), n)]
+    off = [r["question"] for r in load_jsonl(DATA / "offbook" / f"{book}.jsonl")]
+    return refusal_metrics(tutor, in_book, off, book_id=book_id)
 
 
 def main() -> int:
-    ap = dev_parser(__doc__.split("\n")[0], limits=False)
-    ap.add_argument("--models", default="qwen2.5-coder-0.5b")
-    ap.add_argument("--n", type=int, default=20, help="dev questions for latency and citations")
-    ap.add_argument("--mc", type=int, default=30, help="Psychology multiple-choice questions")
-    ap.add_argument("--refusal", type=int, default=200, help="questions per refusal cell")
-    ap.add_argument("--max-tokens", type=int, default=AnswerSettings().answer_tokens)
-    ap.add_argument("--only", choices=["refusal", "answers", "mc"], action="append")
-    ap.add_argument("--out", help="write the JSON report here")
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--libs", type=Path, required=True)
+    ap.add_argument("--books", nargs="*", default=list(DEV_BOOKS))
+    ap.add_argument("--models", default="qwen2.5-coder-1.5b,qwen2.5-coder-0.5b")
+    ap.add_argument("--n", type=int, default=20, help="free-form questions per book")
+    ap.add_argument("--mc", type=int, default=20, help="keyed multiple-choice questions per book")
+    ap.add_argument("--refusal", type=int, default=200, help="in-book questions per book for false refusals")
+    ap.add_argument("--out", type=Path, help="write the report and every answer here (JSON)")
     args = ap.parse_args()
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
-    only = set(args.only or ["refusal", "answers", "mc"])
-    libs = {"psychology-2e": Library(args.psy), "chemistry-2e": Library(args.chem)}
     print(f"benchmarks.answers  [{load()}]  {time.strftime('%Y-%m-%d %H:%M:%S')}", flush=True)
-    report: dict = {"load_start": os.getloadavg()}
-    if "refusal" in only:
-        report["refusal"] = refusal(libs, args.refusal)
+    report: dict = {"load_start": os.getloadavg(), "books": {}, "answers": []}
     for key in args.models.split(","):
-        if "answers" in only:
-            report.setdefault("answers", {})[key] = run_answers(key, libs, args.n, args.max_tokens)
-        if "mc" in only:
-            report.setdefault("mc", {})[key] = run_mc(key, libs["psychology-2e"], args.mc)
+        model = LocalModel(LLMSettings.from_env(model=key))
+        try:
+            for book in args.books:
+                lib = book_library(args.libs, book)
+                book_id = lib.books()[0].id
+                tutor = Tutor(lib, model)
+                tutor.retrieve("warm up the search indexes", book_id=book_id)
+                tutor.prewarm().result()
+                row = report["books"].setdefault(book, {}).setdefault(key, {})
+                row["answers"] = answers(tutor, book, args.n, book_id, report["answers"])
+                keyed = [q for q in load_questions(BENCH / book / "questions.jsonl") if q.choices and q.answer_letter]
+                if keyed:
+                    row["multiple_choice"] = multiple_choice(tutor, spread(keyed, args.mc), book_id=book_id)
+                if key == args.models.split(",")[0]:
+                    row["refusal"] = refusal(tutor, book, book_id, args.refusal)
+                print(f"{book} {key}: {json.dumps({k: v for k, v in row.items()}, default=str)[:600]}  [{load()}]",
+                      flush=True)
+                lib.close()
+        finally:
+            model.close()
     report["load_end"] = os.getloadavg()
+    print(table(report))
     if args.out:
-        Path(args.out).write_text(json.dumps(report, indent=1, default=str), encoding="utf-8")
+        args.out.write_text(json.dumps(report, indent=1, default=str), encoding="utf-8")
     return 0
+
+
+def table(report: dict) -> str:
+    lines = ["| book | model | key-term recall | keyed option with / without the book | gold pages cited | "
+             "sentences supported | near-domain declined / in-book declined | first token / whole answer p50 |",
+             "|---|---|---|---|---|---|---|---|"]
+    for book, per_model in report["books"].items():
+        for model, row in per_model.items():
+            a, mc, r = row["answers"], row.get("multiple_choice"), row.get("refusal")
+            recall = "—" if a.get("key_term_recall") is None else \
+                f"{a['key_term_recall']:.2f} ({a['keyed_questions']})"
+            choice = f"{mc['accuracy_with_book']:.2f} / {mc['accuracy_without_book']:.2f} ({mc['questions']})" \
+                if mc else "—"
+            refused = f"{r['recall']:.2f} / {r['in_book_declined_rate']:.2f}" if r else ""
+            support = a.get("sentences_supported_share")
+            lines.append(f"| {book} | {model} | {recall} | {choice} | {a['answers_citing_gold_pages']:.2f} | "
+                         f"{'—' if support is None else f'{support:.2f}'} | {refused} | "
+                         f"{a['first_token_p50_ms'] / 1000:.1f} s / {a['total_p50_ms'] / 1000:.1f} s |")
+    return "\n".join(lines)
 
 
 if __name__ == "__main__":

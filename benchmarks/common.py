@@ -1,7 +1,11 @@
-"""What the dev-set benchmarks share: the arguments naming the two bench libraries."""
+"""What the dev-set benchmarks share: where the dev books and their libraries are, and argument parsing."""
 from __future__ import annotations
 
 import argparse
+import json
+from pathlib import Path
+
+from core.library import Library
 
 
 def dev_parser(description: str | None, *, limits: bool = True) -> argparse.ArgumentParser:
@@ -14,3 +18,24 @@ def dev_parser(description: str | None, *, limits: bool = True) -> argparse.Argu
         ap.add_argument("--limit-psy", type=int)
         ap.add_argument("--limit-chem", type=int, default=800)
     return ap
+
+
+REPO = Path(__file__).resolve().parent.parent
+BENCH = REPO.parent / "shared" / "bench"
+DEV_BOOKS = ("psychology-2e", "chemistry-2e", "american-government-4e", "astronomy-2e", "rust-book")
+"""Every dev book in ../shared/bench (its README lists them)."""
+
+
+def book_library(libs: Path, book: str) -> Library:
+    """The library ``<libs>/<book>`` (one dev book imported); exits with the import command when missing."""
+    folder = Path(libs) / book
+    if not (folder / Library.DB_NAME).exists():
+        raise SystemExit(f"{folder} holds no library: run  .venv/bin/lantern --library {folder} import "
+                         f"{BENCH / book / 'book.pdf'}")
+    return Library(folder)
+
+
+def load_jsonl(path: Path) -> list[dict]:
+    """The records of a JSON Lines file."""
+    with open(path, encoding="utf-8") as fh:
+        return [json.loads(line) for line in fh if line.strip()]

@@ -338,6 +338,12 @@ class Library:
         finally:
             self._local.query_vectors = None
 
+    def mentions(self, phrase: str, *, book_id: str | None = None, exact_case: bool = False) -> bool:
+        """Does ``phrase`` occur anywhere in the library (or one book), folded as keyword search folds it
+        (``exact_case``: with the same capitals)?"""
+        return self.retriever.mentions(phrase, self._book_row(book_id)["id"] if book_id else None,
+                                       exact_case=exact_case)
+
     def chunks(self, ids) -> dict[int, Chunk]:
         """Chunks by id."""
         return self.retriever.chunks(list(ids))

@@ -281,10 +281,12 @@ class Answer:
     nearest_sections: tuple[str, ...] = ()
     timings_ms: tuple[tuple[str, float], ...] = ()
     notice: str = ""  # e.g. why no model answered ("The chat model file is missing ...")
+    supported: tuple[str, ...] = ()  # answer sentences a cited source supports
     unsupported: tuple[str, ...] = ()  # answer sentences no source supports (kept, uncited, flagged)
     dropped: tuple[str, ...] = ()  # model sentences removed because nothing in the sources backs them
     search_question: str = ""  # the question as retrieved (a follow-up rewritten with the previous turn)
     model: str = ""  # display name of the model that wrote the text ("" = extractive or refusal)
+    preview: Citation | None = None  # the book's own best sentence, shown ("From the book") before the answer
     conversation_id: ConversationId | None = None  # the stored conversation this turn was added to
 
     @property
@@ -308,6 +310,7 @@ class AnswerEvent:
     sources: tuple[Source, ...] = ()
     text: str = ""
     answer: Answer | None = None
+    preview: Citation | None = None  # with SOURCES: the book's best sentence for the question, verbatim
 
 
 ConversationId = NewType("ConversationId", int)

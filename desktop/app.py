@@ -50,14 +50,19 @@ def build_asker(library: Library, settings: AppSettings) -> Asker:
     that turns out to be missing makes the tutor answer with quotes from the book and a notice.
     """
     from core.answer.tutor import AnswerSettings, Tutor
+    from core.llm.choice import Quality, resolve_model
     from core.llm.model import LocalModel
-    from core.llm.settings import LLMSettings
 
     if settings.model_path:
         check_model_file(settings.model_path)
-    llm = LLMSettings.from_env(model=settings.model_path or None, n_threads=settings.threads or None,
-                               n_gpu_layers=settings.gpu_layers or None)
-    return Tutor(library, LocalModel(llm), settings=AnswerSettings(beyond_book=settings.beyond_book))
+    # Without a chosen file: the model this computer was measured to answer best in time (the default
+    # until ``desktop.model_choice`` has measured it once).
+    llm, choice = resolve_model(settings.model_path or None, quality=Quality(settings.quality),
+                                measure_missing=False, n_threads=settings.threads or None,
+                                n_gpu_layers=settings.gpu_layers or None)
+    tutor = Tutor(library, LocalModel(llm), settings=AnswerSettings(beyond_book=settings.beyond_book))
+    tutor.choice = choice
+    return tutor
 
 
 def library_dir(cli_value: str | None, settings: AppSettings) -> Path:

@@ -151,6 +151,7 @@ class ChatPanel(QWidget):
             return
         if ev.kind is AnswerEventKind.SOURCES:
             turn.sources = [CiteRecord.from_source(s) for s in ev.sources]
+            turn.show_preview(ev.preview)
             if self._showing(turn):
                 self.sources.set_sources(turn.sources)
         elif ev.kind is AnswerEventKind.TOKEN:
@@ -249,8 +250,8 @@ class ChatPanel(QWidget):
         except (ValueError, IndexError, AttributeError):
             log.warning("ignoring link %s", url.toString())
             return
-        if scheme == "cite":
-            record = turn.cite(key)
+        if scheme in ("cite", "preview"):
+            record = turn.preview if scheme == "preview" else turn.cite(key)
             if record is not None:
                 self.citationClicked.emit(record)
         elif scheme == "section" and key < len(turn.nearest_sections):

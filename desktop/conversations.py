@@ -69,10 +69,16 @@ class Turn:
     state: str = "streaming"  # streaming | done | stopped | error
     error: str = ""
     search_question: str = ""  # what was searched (a follow-up rewritten with the turn before)
+    preview: CiteRecord | None = None  # the book's own best sentence, shown before the model writes
 
     def cite(self, n: int) -> CiteRecord | None:
         """The record behind marker ``[n]`` (None if the answer cites a number it was not given)."""
         return next((s for s in self.sources if s.n == n), None)
+
+    def show_preview(self, c: Citation | None) -> None:
+        """Keep the book's best sentence (shown as "From the book" above the streaming answer)."""
+        record = self.cite(c.n) if c is not None else None
+        self.preview = record.with_citation(c) if record is not None else None
 
     def finish(self, answer: Answer) -> None:
         """Apply the final ``Answer``: exact text, citations' quotes, refusal details."""
@@ -152,6 +158,7 @@ def _conversation(d: dict) -> Conversation:
     for t in d.get("turns", []):
         t = dict(t)
         t["sources"] = [CiteRecord(**s) for s in t.get("sources", [])]
+        t["preview"] = CiteRecord(**t["preview"]) if t.get("preview") else None
         if t.get("state") == "streaming":
             t["state"] = "stopped"  # the app closed while it was answering
         known = {f.name for f in dataclasses.fields(Turn)}

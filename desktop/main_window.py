@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import gc
 import logging
+import os
 import re
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -16,6 +17,7 @@ from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QIc
 from PySide6.QtWidgets import QFileDialog, QLabel, QMainWindow, QMessageBox, QSplitter, QTabWidget, QWidget
 
 from core.errors import LanternError
+from core.llm.choice import MEASURE_ENV, Quality
 from core.models import ImportResult, ImportStatus
 from core.paths import resources_dir, sample_books
 from desktop.chat import ChatPanel
@@ -24,6 +26,7 @@ from desktop.errors import error_text, show_error
 from desktop.import_panel import ImportPanel
 from desktop.library_check import LibraryCheck
 from desktop.library_view import LibrarySidebar, Node
+from desktop.model_choice import ModelChooser, choice_text
 from desktop.protocols import Asker
 from desktop.reader import ReaderWidget
 from desktop.search_asker import SearchOnlyAsker
@@ -107,10 +110,13 @@ class MainWindow(QMainWindow):
         self.reopen_last_book()
         self._route_drops()
         gc.freeze()  # Qt, NumPy and friends are long-lived: keep them out of every GC pass
+        self.chooser = ModelChooser(self)
+        self.chooser.chosen.connect(self._model_chosen)
         if warm_up:
             self.imports.warm_up()
             self.library_check.start(quiet=True)  # after warm-up, on the same thread
             self.runner.prewarm()  # the model loads on its own thread while the student looks around
+            self._choose_model()
 
     # -- construction ------------------------------------------------------------------------------------------
     def _build(self) -> None:
@@ -190,7 +196,8 @@ class MainWindow(QMainWindow):
     def _update_status(self) -> None:
         asker = self.runner.asker
         engine = getattr(asker, "model_name", "") or type(asker).__name__
-        tip = f"Chosen model: {self.settings.model_display}"
+        tip = choice_text(getattr(asker, "choice", None), engine) if not self.settings.model_path else \
+            f"Chosen model file: {self.settings.model_display}"
         if self.model_problem is not None:
             engine += " — unavailable, answers quote the book"
             tip += "\n" + error_text(self.model_problem)
@@ -343,9 +350,32 @@ class MainWindow(QMainWindow):
         self._update_status()
         self.runner.prewarm()
 
+    def _choose_model(self) -> None:
+        """Measure the installed models once in the background unless a model file is chosen or the
+        tutor already runs the model chosen for this computer."""
+        asker = self.runner.asker
+        if self.settings.model_path or self.asker_factory is None or getattr(asker, "choice", None) is not None:
+            return
+        if os.environ.get(MEASURE_ENV, "1") == "0":  # tests and the smoke test: keep the default model
+            return
+        self.chooser.start(Quality(self.settings.quality), self.settings.threads or None, self.settings.gpu_layers)
+
+    def _model_chosen(self, choice) -> None:
+        asker = self.runner.asker
+        model = getattr(asker, "model", None)
+        running = getattr(getattr(model, "settings", None), "model", None)
+        if choice.model != running and self.asker_factory is not None and not self.chat.is_streaming():
+            self.set_asker(self.asker_factory(self.library, self.settings))
+        elif hasattr(asker, "choice"):
+            asker.choice = choice
+        self.statusBar().showMessage(choice.reason, 15_000)
+        self._update_status()
+
     # -- settings / help ----------------------------------------------------------------------------------------
     def open_settings(self) -> None:
-        dialog = SettingsDialog(self.settings, self)
+        asker = self.runner.asker
+        note = choice_text(getattr(asker, "choice", None), getattr(asker, "model_name", "") or "no model")
+        dialog = SettingsDialog(self.settings, self, model_note=note)
         if dialog.exec() != SettingsDialog.DialogCode.Accepted:
             return
         self.apply_settings(dialog.values())
@@ -360,6 +390,7 @@ class MainWindow(QMainWindow):
             except LanternError as exc:
                 show_error(self, exc)
                 self.set_asker(SearchOnlyAsker(self.library))
+            self._choose_model()
         self._update_status()
 
     def about(self) -> None:

@@ -42,6 +42,7 @@ class AppSettings:
     gpu_layers: int = 0
     library_dir: str = ""
     beyond_book: bool = False
+    quality: str = "balanced"  # "best" / "balanced" / "fastest" (``core.llm.choice.Quality``)
 
     @classmethod
     def load(cls, store: QSettings | None = None) -> "AppSettings":
@@ -51,7 +52,8 @@ class AppSettings:
                    threads=_int(s.value("model/threads", d.threads), d.threads),
                    gpu_layers=_int(s.value("model/gpu_layers", d.gpu_layers), d.gpu_layers),
                    library_dir=str(s.value("library/folder", d.library_dir) or ""),
-                   beyond_book=_bool(s.value("answer/beyond_book", d.beyond_book)))
+                   beyond_book=_bool(s.value("answer/beyond_book", d.beyond_book)),
+                   quality=_quality(s.value("answer/quality", d.quality)))
 
     def save(self, store: QSettings | None = None) -> None:
         s = store or qsettings()
@@ -60,6 +62,7 @@ class AppSettings:
         s.setValue("model/gpu_layers", self.gpu_layers)
         s.setValue("library/folder", self.library_dir)
         s.setValue("answer/beyond_book", self.beyond_book)
+        s.setValue("answer/quality", self.quality)
         s.sync()
 
     @property
@@ -84,6 +87,15 @@ def _bool(value) -> bool:
     return value in (True, "true", "1", 1)
 
 
+def _quality(value) -> str:
+    return str(value) if str(value) in QUALITIES else "balanced"
+
+
+QUALITIES = {"best": "Best — the most correct model, however slow",
+             "balanced": "Balanced — the most correct model that answers in time here",
+             "fastest": "Fastest — the quickest answers"}
+
+
 def check_model_file(path: str) -> None:
     """Raise ``ModelUnavailableError`` with a readable reason when ``path`` is not a usable GGUF file."""
     p = Path(path).expanduser()
@@ -102,10 +114,22 @@ def check_model_file(path: str) -> None:
 class SettingsDialog(QDialog):
     """Model, threads, GPU layers, library folder and "explain beyond the book"."""
 
-    def __init__(self, settings: AppSettings, parent: QWidget | None = None):
+    def __init__(self, settings: AppSettings, parent: QWidget | None = None, model_note: str = ""):
         super().__init__(parent)
         self.setWindowTitle("Lantern settings")
-        self.bundled = QRadioButton("Bundled default model")
+        self.quality_buttons: dict[str, QRadioButton] = {}
+        quality_group = QButtonGroup(self)
+        quality_box = QWidget()
+        quality_rows = QVBoxLayout(quality_box)
+        quality_rows.setContentsMargins(0, 0, 0, 0)
+        for key, text in QUALITIES.items():
+            button = QRadioButton(text)
+            button.setChecked(key == settings.quality)
+            quality_group.addButton(button)
+            quality_rows.addWidget(button)
+            self.quality_buttons[key] = button
+        self.model_note = QLabel(model_note, wordWrap=True)
+        self.bundled = QRadioButton("Chosen for this computer (bundled models)")
         self.custom = QRadioButton("A .gguf file:")
         group = QButtonGroup(self)
         group.addButton(self.bundled)
@@ -124,6 +148,8 @@ class SettingsDialog(QDialog):
         self.beyond = QCheckBox("Explain beyond the book (such answers are labelled)")
         self.beyond.setChecked(settings.beyond_book)
         form = QFormLayout()
+        form.addRow("Answer quality:", quality_box)
+        form.addRow("", self.model_note)
         form.addRow("Model:", self.bundled)
         form.addRow("", _row(self.custom, self.model_edit, browse))
         form.addRow("Threads:", self.threads)
@@ -141,7 +167,8 @@ class SettingsDialog(QDialog):
     def values(self) -> AppSettings:
         return AppSettings(model_path=self.model_edit.text().strip() if self.custom.isChecked() else "",
                            threads=self.threads.value(), gpu_layers=self.gpu.value(),
-                           library_dir=self.library_edit.text().strip(), beyond_book=self.beyond.isChecked())
+                           library_dir=self.library_edit.text().strip(), beyond_book=self.beyond.isChecked(),
+                           quality=next(k for k, b in self.quality_buttons.items() if b.isChecked()))
 
     def accept(self) -> None:
         """Refuse to close on a model file that cannot work, saying why (central error handler)."""

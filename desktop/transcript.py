@@ -32,12 +32,12 @@ def chip_colors(palette: QPalette) -> tuple[str, str]:
     return bg.name(), palette.color(QPalette.ColorRole.Text).name()
 
 
-def chip(turn_index: int, record: CiteRecord | None, n: int, colors: tuple[str, str]) -> str:
-    """One citation chip: ``1 · p. 12`` linking to ``cite:<turn>:<n>``."""
+def chip(turn_index: int, record: CiteRecord | None, n: int, colors: tuple[str, str], scheme: str = "cite") -> str:
+    """One citation chip: ``1 · p. 12`` linking to ``<scheme>:<turn>:<n>``."""
     bg, fg = colors
     page = f" · p.&nbsp;{html.escape(record.printed_page)}" if record and record.printed_page else ""
     tip = html.escape(record.label if record else f"Source {n} was not provided")
-    return (f'<a href="cite:{turn_index}:{n}" title="{tip}" style="background-color:{bg}; color:{fg};'
+    return (f'<a href="{scheme}:{turn_index}:{n}" title="{tip}" style="background-color:{bg}; color:{fg};'
             f' text-decoration:none;">&nbsp;{n}{page}&nbsp;</a>')
 
 
@@ -59,6 +59,10 @@ def turn_html(turn: Turn, index: int, palette: QPalette) -> str:
     muted = palette.color(QPalette.ColorRole.PlaceholderText).name()
     parts = [f'<p style="margin-top:14px"><b>You:</b> {html.escape(turn.question)}'
              f' <span style="color:{muted}">· {html.escape(turn.scope)}</span></p>']
+    if turn.preview is not None and not turn.refused:
+        p = turn.preview
+        parts.append(f'<p style="margin-left:12px"><span style="color:{muted}"><i>From the book:</i></span> '
+                     f'\u201c{html.escape(p.quote)}\u201d {chip(index, p, p.n, colors, "preview")}</p>')
     body = answer_html(turn, index, colors) if turn.answer else (
         f'<span style="color:{muted}">Searching your books…</span>' if turn.state == "streaming" else "")
     parts.append(f"<p><b>Lantern:</b> {body}</p>")

@@ -51,7 +51,8 @@ def netns_prefix() -> list[str]:
 class Runner:
     def __init__(self, home: Path, prefix: list[str]):
         self.home, self.prefix = home, prefix
-        self.env = dict(os.environ, HOME=str(home), XDG_DATA_HOME=str(home / "data"),
+        # LANTERN_MEASURE_MODELS=0: answer with the default model at once (measuring is tested elsewhere).
+        self.env = dict(os.environ, LANTERN_MEASURE_MODELS="0", HOME=str(home), XDG_DATA_HOME=str(home / "data"),
                         XDG_CONFIG_HOME=str(home / "config"), XDG_CACHE_HOME=str(home / "cache"),
                         LOCALAPPDATA=str(home / "data"), APPDATA=str(home / "config"),  # Windows
                         QT_QPA_PLATFORM="offscreen", LANTERN_LIBRARY=str(home / "library"))

@@ -11,6 +11,8 @@ from core.offline import NetworkBlocked, block_network  # noqa: F401 - tests imp
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+# No test measures the chat models (desktop.model_choice) unless it asks to.
+os.environ.setdefault("LANTERN_MEASURE_MODELS", "0")
 
 REPO = Path(__file__).resolve().parent.parent
 BENCH = REPO.parent / "shared" / "bench"

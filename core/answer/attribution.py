@@ -20,6 +20,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from core.answer.faithfulness import conflict
 from core.answer.markers import parse_citations, strip_citations
 from core.index.fts import query_terms
 from core.ingest.sentences import default_splitter
@@ -68,6 +69,7 @@ class Attributed:
     quote: str = ""  # the verbatim source sentence that supports it best
     score: float = 0.0
     paragraph: int = 0  # index of the paragraph it came from (to rebuild the layout)
+    conflict: str = ""  # why it was dropped although a source is alike (``core.answer.faithfulness``)
 
 
 # -- sentences -----------------------------------------------------------------------------------
@@ -128,7 +130,7 @@ def is_connective(sentence: str) -> bool:
 def attribute(sentences: Sequence[tuple[int, str, tuple[int, ...]]], passages: dict[int, str],
               candidates: Sequence[SourceSentence], similarity: np.ndarray | None, *,
               beyond_book: bool = False, supported: float = SUPPORTED, drop_below: float = DROP_BELOW,
-              ) -> list[Attributed]:
+              question: str = "") -> list[Attributed]:
     """Attribute each answer sentence (``split_answer`` output) to the source that supports it best.
 
     ``passages``: source number → passage text; ``candidates``: their sentences;
@@ -136,7 +138,9 @@ def attribute(sentences: Sequence[tuple[int, str, tuple[int, ...]]], passages: d
     e.g. when no embedder is available).  A source's score for a sentence is
     ``EMBED_WEIGHT × best cosine + (1 − EMBED_WEIGHT) × overlap with the whole passage``.  With
     ``beyond_book``, sentences from the paragraph that starts with "Beyond the book:" onwards are
-    kept without judging them; without it, such a paragraph is dropped.
+    kept without judging them; without it, such a paragraph is dropped.  A sentence that misstates its
+    best source sentence (``core.answer.faithfulness.conflict``: a flipped negation, a number the passage
+    never gives, a definition attached to the wrong term) is dropped however alike the two are.
     """
     passage_stems = {n: stems(t) for n, t in passages.items()}
     by_source: dict[int, list[int]] = {}
@@ -182,7 +186,10 @@ def attribute(sentences: Sequence[tuple[int, str, tuple[int, ...]]], passages: d
                 chosen = n
                 break
         score, j = scores[chosen]
-        if score >= supported:
+        reason = conflict(text, candidates[j].text, passages.get(chosen, ""), question) if score >= drop_below else None
+        if reason:
+            out.append(Attributed(text, Support.NONE, None, "", score, para, reason))
+        elif score >= supported:
             out.append(Attributed(text, Support.SUPPORTED, chosen, short_quote(candidates[j].text), score, para))
         elif score >= drop_below or beyond_book:
             out.append(Attributed(text, Support.WEAK, None, "", score, para))
@@ -258,6 +265,16 @@ def best_quotes(question: str, candidates: Sequence[SourceSentence], q_similarit
 
 
 
+_LAST_SENTENCE_END = re.compile(r"[.!?][\"”’)\]]*(?:\s*\[\d{1,3}(?:\s*[,;–\-]\s*\d{1,3})*\])*")
+
+
+def complete_sentences(text: str) -> str:
+    """``text`` up to its last complete sentence (with the citation markers right after it): what is kept of
+    an answer the token budget cut short.  Text without a sentence end is returned as it is."""
+    ends = list(_LAST_SENTENCE_END.finditer(text))
+    return text[:ends[-1].end()].rstrip() if ends else text
+
+
 # -- candidates and citations ---------------------------------------------------------------------
 @lru_cache(maxsize=1)
 def _splitter():
@@ -307,5 +324,5 @@ def build_citations(supported: Sequence[Attributed], sources: Sequence[Source],
 
 
 __all__ = ["Attributed", "BEYOND_BOOK_LABEL", "SourceSentence", "Support", "attribute", "best_quotes",
-           "build_citations", "chunk_for_quote", "citation", "is_connective", "overlap", "render",
+           "build_citations", "chunk_for_quote", "citation", "complete_sentences", "is_connective", "overlap", "render",
            "sentence_candidates", "short_quote", "source_sentences", "split_answer", "stems"]

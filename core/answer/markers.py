@@ -117,3 +117,47 @@ class MarkerFilter:
     def flush(self) -> str:
         out, self.pending = self.pending, ""
         return keep_valid_citations(out, self.valid)
+
+
+class ParagraphGate:
+    """Streams text but stops at a paragraph that starts with ``prefix`` (e.g. an unrequested "Beyond the
+    book:" paragraph that attribution will drop anyway): the student never sees it appear and vanish.
+
+    The start of every paragraph is held back until it is clear whether it begins with ``prefix``.
+    """
+
+    def __init__(self, prefix: str):
+        self.prefix = prefix.lower()
+        self.pending = ""
+        self.at_paragraph_start = True
+        self.closed = False
+
+    def feed(self, piece: str) -> str:
+        if self.closed:
+            return ""
+        self.pending += piece
+        out: list[str] = []
+        while self.pending and not self.closed:
+            if self.at_paragraph_start:
+                head = self.pending.lstrip()
+                if not head:
+                    return "".join(out)
+                if head.lower().startswith(self.prefix):
+                    self.closed, self.pending = True, ""
+                    break
+                if self.prefix.startswith(head.lower()):
+                    break  # not decided yet
+                self.at_paragraph_start = False
+            cut = self.pending.find("\n\n")
+            if cut < 0:
+                out.append(self.pending)
+                self.pending = ""
+            else:
+                out.append(self.pending[:cut + 2])
+                self.pending = self.pending[cut + 2:]
+                self.at_paragraph_start = True
+        return "".join(out)
+
+    def flush(self) -> str:
+        out, self.pending = ("" if self.closed else self.pending), ""
+        return out

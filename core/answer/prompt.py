@@ -25,8 +25,11 @@ SYSTEM_PROMPT = "\n".join((
     "You are Lantern, a patient tutor who helps a student understand their own textbook.",
     "",
     "Answer the student's question using only the numbered textbook sources in their message.",
-    "- Explain simply and clearly, as if to a student meeting the idea for the first time. Use short "
-    "paragraphs or steps, and explain any technical term you use.",
+    "- Start with the direct answer. Answer in two to six short sentences in plain words, as if to a student "
+    "meeting the idea for the first time, unless the student asks for steps or more detail. Explain any "
+    "technical term you use.",
+    "- Say only what the sources say, in the sources' own terms. Do not add facts, numbers, names, or "
+    "examples that are not in the sources.",
     "- After each sentence that uses a source, cite it with the source's number in square brackets, like [1] "
     "or [2][3]. Only cite numbers of sources you were given.",
     "- If the sources do not answer the question, say so plainly (for example, \"The textbook passages I found "
@@ -41,6 +44,15 @@ SYSTEM_PROMPT = "\n".join((
 BEYOND_BOOK_NOTE = ("The student asked to go beyond the book: answer from the sources first, then you may add "
                     "general knowledge in a final paragraph that starts with \"Beyond the book:\".")
 NO_SOURCES = "(No passages from the textbook matched this question.)"
+DETAIL_NOTE = "The student asked for steps or detail: you may write up to ten sentences or numbered steps."
+_DETAIL = re.compile(
+    r"\b(?:step[- ]by[- ]step|steps?\b|in (?:more |full |great )?detail|detailed|elaborate|walk me through|"
+    r"explain (?:fully|thoroughly|everything)|full explanation|derive|derivation|prove|proof|all the)\b", re.I)
+
+
+def wants_detail(question: str) -> bool:
+    """Does the student ask for steps or detail (then the answer may be longer than two to six sentences)?"""
+    return bool(_DETAIL.search(question))
 
 # Not after a word or a bracket: "a[0]" and "m[1][2]" are code and must survive verbatim.
 _CITATION_LIKE = re.compile(r"(?<![\w\])\[])[\[［【]\s*(\d{1,4}(?:\s*[,;–—\-]\s*\d{1,4})*)\s*[\]］】]")
@@ -87,8 +99,9 @@ def format_sources(sources: Sequence[Source]) -> str:
     return "\n\n".join(blocks)
 
 
-def build_prompt(question: str, sources: Sequence[Source], *, beyond_book: bool = False) -> list[dict[str, str]]:
-    """Chat messages: [system: ``SYSTEM_PROMPT``, user: sources, optional beyond-book note, question].
+def build_prompt(question: str, sources: Sequence[Source], *, beyond_book: bool = False,
+                 detail: bool = False) -> list[dict[str, str]]:
+    """Chat messages: [system: ``SYSTEM_PROMPT``, user: sources, optional beyond-book and detail notes, question].
 
     The question comes last, where small models attend best; template tokens in it are defused
     too (pasted text can carry them), but its brackets are left alone.
@@ -96,6 +109,8 @@ def build_prompt(question: str, sources: Sequence[Source], *, beyond_book: bool 
     parts = ["Textbook sources:", format_sources(sources)]
     if beyond_book:
         parts.append(BEYOND_BOOK_NOTE)
+    if detail:
+        parts.append(DETAIL_NOTE)
     parts.append("Question: " + neutralize_untrusted(question.strip(), markers=False))
     return [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": "\n\n".join(parts)}]
 
@@ -109,7 +124,7 @@ def prompt_tokens(messages: Sequence[Mapping[str, str]], count_tokens: CountToke
 
 
 def fit_prompt(question: str, sources: Sequence[Source], *, max_tokens: int,
-               count_tokens: CountTokens = approx_tokens, beyond_book: bool = False,
+               count_tokens: CountTokens = approx_tokens, beyond_book: bool = False, detail: bool = False,
                min_source_tokens: int = 40,
                count_messages: Callable[[list[dict[str, str]]], int] | None = None,
                ) -> tuple[list[dict[str, str]], tuple[Source, ...]]:
@@ -123,7 +138,7 @@ def fit_prompt(question: str, sources: Sequence[Source], *, max_tokens: int,
     """
     kept = list(sources)
     while True:
-        messages = build_prompt(question, kept, beyond_book=beyond_book)
+        messages = build_prompt(question, kept, beyond_book=beyond_book, detail=detail)
         total = count_messages(messages) if count_messages else prompt_tokens(messages, count_tokens)
         if total <= max_tokens or not kept:
             break

@@ -6,12 +6,13 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator, Sequence
 
-from core.answer.attribution import Attributed, Support, short_quote
-from core.models import AnswerEvent, AnswerEventKind, Chunk, Source
+from core.answer.attribution import Attributed, Support, citation, short_quote
+from core.models import AnswerEvent, AnswerEventKind, Chunk, Citation, Source
 from core.retrieval.context import page_span
 
 EXTRACTIVE_SOURCES = 3  # sentences an extractive answer quotes at most
 EXTRACTIVE_MIN_SCORE = 0.2  # a quote below this (question similarity / overlap) does not answer it
+PREVIEW_RANK_PENALTY = 0.02  # per source rank: retrieval's order breaks near-ties between quotes
 _TOKEN_SPLIT = re.compile(r"(\s+)")
 
 
@@ -22,11 +23,15 @@ def section_name(chunk: Chunk) -> str:
     return f"{name}, {pages}" if name and pages else name or pages
 
 
-def refusal_text(nearest: Sequence[str], *, empty_library: bool = False) -> str:
-    """The honest "not in your book" reply."""
+def refusal_text(nearest: Sequence[str], *, empty_library: bool = False, absent: Sequence[str] = ()) -> str:
+    """The honest "not in your book" reply (naming the ``absent`` terms the book never mentions)."""
     if empty_library:
         return "Your library is empty: import a book first, then ask about it."
-    text = "Your book doesn't seem to cover this, so I won't guess."
+    if absent:
+        named = " or ".join(f"\u201c{t}\u201d" for t in absent[:2])
+        text = f"Your book never mentions {named}, so I won't guess."
+    else:
+        text = "Your book doesn't seem to cover this, so I won't guess."
     if nearest:
         text += " The closest sections are: " + "; ".join(nearest) + "."
     return text + " (Turn on \u201cexplain beyond the book\u201d for a general answer, clearly labelled.)"
@@ -60,3 +65,16 @@ def stream_words(text: str, cancel: Callable[[], bool]) -> Iterator[AnswerEvent]
             return
         if piece:
             yield AnswerEvent(AnswerEventKind.TOKEN, text=piece)
+
+
+def preview_citation(sources: Sequence[Source], quotes: dict[int, tuple[str, float]],
+                     pool: Sequence[Chunk] = ()) -> Citation | None:
+    """The book's own best sentence for the question (the best-scoring quote; earlier sources win ties), as a
+    citation to show before the model writes: verbatim, with its page."""
+    by_n = {s.n: s for s in sources}
+    ranked = sorted(((score - PREVIEW_RANK_PENALTY * (n - 1), n, q) for n, (q, score) in quotes.items()
+                     if q and n in by_n), reverse=True)
+    if not ranked or ranked[0][0] < EXTRACTIVE_MIN_SCORE:
+        return None
+    _, n, quote = ranked[0]
+    return citation(by_n[n], quote, pool, ranked[0][0])

@@ -27,18 +27,19 @@ from typing import Any
 
 import numpy as np
 
-from core.answer.attribution import (SourceSentence, Support, attribute, best_quotes, build_citations, render,
-                                     sentence_candidates, split_answer)
+from core.answer.attribution import (BEYOND_BOOK_LABEL, SourceSentence, Support, attribute, best_quotes,
+                                     build_citations, complete_sentences, render, sentence_candidates, split_answer)
 from core.answer.followup import rewrite_followup
-from core.answer.markers import MarkerFilter, strip_source_tags
-from core.answer.prompt import SYSTEM_PROMPT, fit_prompt
-from core.answer.replies import extractive_text, refusal_text, section_name, stream_words
+from core.answer.markers import MarkerFilter, ParagraphGate, strip_source_tags
+from core.answer.prompt import SYSTEM_PROMPT, fit_prompt, wants_detail
+from core.answer.replies import extractive_text, preview_citation, refusal_text, section_name, stream_words
 from core.errors import LanternError, ModelUnavailableError
 from core.llm.model import LocalModel
 from core.llm.settings import LLMSettings, PromptTooLongError
 from core.models import Answer, AnswerEvent, AnswerEventKind, Chunk, Source, Turn
 from core.retrieval import coverage as _coverage
 from core.retrieval.context import approx_tokens, build_sources
+from core.retrieval.mentions import Absence, absence
 
 log = logging.getLogger(__name__)
 
@@ -58,7 +59,8 @@ class AnswerSettings:
     max_sources: int = 3  # passages given to the model
     source_tokens: int = 320  # all passages together (model tokens)
     per_source_tokens: int = 150
-    answer_tokens: int = 220
+    answer_tokens: int = 180  # two to six sentences; the answer is cut at its last whole sentence beyond this
+    detail_tokens: int = 450  # when the student asks for steps or detail
     temperature: float = 0.2
     beyond_book: bool = False  # allow labelled general-knowledge answers when the book falls short
     drop_unsupported: bool = True  # remove sentences nothing in the sources supports
@@ -72,6 +74,8 @@ class Prepared:
     sources: tuple[Source, ...]
     messages: list[dict[str, str]]
     pool: tuple[Chunk, ...]  # the hits' neighbours: where a quote's page is looked up
+    max_tokens: int = 0  # the answer's token budget
+    finish_reason: str = ""  # why the model stopped ("length": the budget cut it)
     candidates: list[SourceSentence] = field(default_factory=list)
     question_sims: np.ndarray | None = None  # cosine(question, candidate j)
     answer_sims: np.ndarray | None = None  # cosine(answer sentence i, candidate j)
@@ -97,6 +101,7 @@ class Tutor:
         self.model = model
         self._assess = assess or _coverage.assess
         self._model_error: ModelUnavailableError | None = None
+        self.choice = None  # why this model runs (``core.llm.choice.Choice``), when it was chosen for the machine
 
     @property
     def embedder(self) -> Any:
@@ -148,7 +153,20 @@ class Tutor:
                  pages: tuple[int, int] | None = None) -> tuple[list[Any], Any]:
         """The passages ``ask`` would use for a (self-contained) question and the coverage verdict."""
         hits = self.library.find(question, self.settings.k, book_id=book_id, chapters=tuple(chapters), pages=pages)
-        return hits, self._assess(question, hits)
+        return hits, self._assess(question, hits, absence=self.absence(question, book_id=book_id))
+
+    def absence(self, question: str, *, book_id: str | None = None) -> Absence:
+        """What ``question`` names that the books in scope never mention (``core.retrieval.mentions``)."""
+        def mentioned(phrase: str, exact: bool) -> bool:
+            return self.library.mentions(phrase, book_id=book_id, exact_case=exact)
+        return absence(question, mentioned, self._word_pieces)
+
+    def _word_pieces(self, word: str) -> int:
+        """How many word pieces the embedder's vocabulary needs for ``word`` (1 = an everyday word)."""
+        try:
+            return len(self.embedder.token_ids([word])[0])
+        except Exception:  # an embedder without a tokenizer: judge names and code only
+            return 1
 
     def sources(self, question: str, hits: Sequence[Any]) -> tuple[Any, ...]:
         """The numbered sources ``ask`` would give the model for ``question`` and these hits (same budget)."""
@@ -190,7 +208,8 @@ class Tutor:
             return
         if not verdict.covered and not beyond:
             nearest = tuple(section_name(h.chunk) for h in verdict.nearest)
-            text = refusal_text(nearest, empty_library=not hits and not self.library.books())
+            text = refusal_text(nearest, empty_library=not hits and not self.library.books(),
+                                absent=verdict.absent_terms)
             yield AnswerEvent(AnswerEventKind.SOURCES, sources=())
             timings["sources_ms"] = ms()
             yield from stream_words(text, cancel)
@@ -211,7 +230,7 @@ class Tutor:
         stream = None
         if error is None and prep.messages:
             try:  # starts prompt evaluation on the model's thread; the quotes below overlap with it
-                stream = self.model.stream_chat(prep.messages, max_tokens=self.settings.answer_tokens,
+                stream = self.model.stream_chat(prep.messages, max_tokens=prep.max_tokens,
                                                 temperature=self.settings.temperature, cancel=cancel)
             except ModelUnavailableError as exc:
                 error = self._model_error = exc
@@ -222,11 +241,12 @@ class Tutor:
             # model has finished, so MiniLM does not compete with prompt evaluation for the 2 cores.
             quotes = best_quotes(query, prep.candidates, None)
             sources = tuple(replace(s, quote=quotes.get(s.n, ("", 0.0))[0]) for s in prep.sources)
-            yield AnswerEvent(AnswerEventKind.SOURCES, sources=sources)
+            base = replace(base, preview=preview_citation(sources, quotes, prep.pool))
+            yield AnswerEvent(AnswerEventKind.SOURCES, sources=sources, preview=base.preview)
             timings["sources_ms"] = ms()
             if stream is not None:
                 try:
-                    raw = yield from self._stream(stream, prep, cancel, timings, ms)
+                    raw = yield from self._stream(stream, prep, cancel, timings, ms, beyond)
                 except ModelUnavailableError as exc:
                     error = self._model_error = exc
                     raw = None
@@ -255,11 +275,13 @@ class Tutor:
                                 per_source_tokens=s.per_source_tokens, total_tokens=s.source_tokens,
                                 max_sources=s.max_sources)
         messages: list[dict[str, str]] = []
+        detail = wants_detail(query)
+        max_tokens = s.detail_tokens if detail else s.answer_tokens
         if use_model and (sources or beyond_note):  # beyond the book, the model may answer without sources
-            budget = self.model.n_ctx - s.answer_tokens
-            messages, sources = fit_prompt(query, sources, max_tokens=budget, count_tokens=count,
-                                           beyond_book=beyond_note, count_messages=self.model.count_chat_tokens)
-        return Prepared(sources=tuple(sources), messages=messages, pool=tuple(pool),
+            messages, sources = fit_prompt(query, sources, max_tokens=self.model.n_ctx - max_tokens,
+                                           count_tokens=count, beyond_book=beyond_note, detail=detail,
+                                           count_messages=self.model.count_chat_tokens)
+        return Prepared(sources=tuple(sources), messages=messages, pool=tuple(pool), max_tokens=max_tokens,
                         candidates=sentence_candidates(sources))
 
     def _embed_candidates(self, query: str, prep: Prepared, answer: Sequence[str] = ()) -> None:
@@ -276,8 +298,10 @@ class Tutor:
         prep.answer_sims = vectors[1 + m:] @ cands.T if answer else None
 
     def _stream(self, stream: Any, prep: Prepared, cancel: CancelFn, timings: dict[str, float],
-                ms: Callable[[], float]) -> Iterator[AnswerEvent]:
+                ms: Callable[[], float], beyond: bool) -> Iterator[AnswerEvent]:
         marker_filter = MarkerFilter({s.n for s in prep.sources})
+        # An unrequested "Beyond the book:" paragraph is dropped at the end: never show it while streaming.
+        gate = ParagraphGate("\u200b" if beyond else BEYOND_BOOK_LABEL)
         pieces: list[str] = []
         for piece in stream:
             if cancel():
@@ -286,14 +310,15 @@ class Tutor:
             if "first_token_ms" not in timings:
                 timings["first_token_ms"] = ms()
             pieces.append(piece)
-            out = marker_filter.feed(piece)
+            out = gate.feed(marker_filter.feed(piece))
             if out:
                 yield AnswerEvent(AnswerEventKind.TOKEN, text=out)
-        rest = marker_filter.flush()
+        rest = gate.feed(marker_filter.flush()) + gate.flush()
         if rest:
             yield AnswerEvent(AnswerEventKind.TOKEN, text=rest)
         stats = getattr(stream, "stats", None)
         if stats is not None:
+            prep.finish_reason = stats.finish_reason or ""
             log.info("answer: %d prompt tokens (%d cached), %d generated, first token %.2fs, %s",
                      stats.prompt_tokens, stats.cached_tokens, stats.completion_tokens, stats.first_token_s,
                      stats.finish_reason)
@@ -303,11 +328,14 @@ class Tutor:
     def _finish(self, base: Answer, raw: str, prep: Prepared, sources: tuple[Source, ...], beyond: bool,
                 uncovered: bool, timings: dict[str, float], ms: Callable[[], float]) -> Answer:
         t = time.perf_counter()
+        if prep.finish_reason == "length":  # the budget cut a sentence: keep the whole ones
+            raw = complete_sentences(raw)
         sentences = split_answer(strip_source_tags(raw))
         self._embed_candidates(base.search_question, prep, [s for _, s, _ in sentences])
         sims = prep.answer_sims
         passages = {s.n: s.text for s in sources}
-        attributed = attribute(sentences, passages, prep.candidates, sims, beyond_book=beyond)
+        attributed = attribute(sentences, passages, prep.candidates, sims, beyond_book=beyond,
+                               question=base.search_question)
         if not self.settings.drop_unsupported:
             attributed = [replace(a, support=Support.WEAK) if a.support is Support.NONE else a for a in attributed]
         supported = [a for a in attributed if a.support is Support.SUPPORTED]
@@ -325,6 +353,7 @@ class Tutor:
         timings["total_ms"] = ms()
         beyond_used = uncovered or any(a.support is Support.BEYOND for a in attributed)
         return replace(base, text=text.strip(), citations=citations, beyond_book=beyond_used, notice=notice,
+                       supported=tuple(a.text for a in supported),
                        unsupported=tuple(a.text for a in attributed if a.support is Support.WEAK),
                        dropped=tuple(a.text for a in attributed if a.support is Support.NONE),
                        model=self.model_name, timings_ms=tuple(timings.items()))

@@ -2,15 +2,20 @@
 from __future__ import annotations
 
 import argparse
+import logging
 import sys
 from collections.abc import Sequence
 from typing import Any
 
 from core.answer.tutor import AnswerSettings, Tutor
-from core.cli.output import answer_record, emit, json_flag, print_answer_tail
+from core.cli.output import answer_record, emit, json_flag, preview_line, print_answer_tail
 from core.errors import LanternError
 from core.library import Library
+from core.llm.choice import Quality, resolve_model
+from core.llm.model import LocalModel
 from core.models import AnswerEventKind
+
+log = logging.getLogger(__name__)
 
 
 def add_parsers(sub: Any) -> None:
@@ -37,8 +42,11 @@ def namespace(argv: Sequence[str]) -> argparse.Namespace:
 
 
 def cmd_ask(lib: Library, args: argparse.Namespace) -> int:
-
-    tutor = Tutor(lib, args.model, settings=AnswerSettings(beyond_book=args.beyond_book))
+    llm, choice = resolve_model(args.model, quality=Quality.from_env(),
+                                progress=lambda text: sys.stderr.write(text + " (once)\n"))
+    if choice is not None:
+        log.info("model: %s", choice.reason)
+    tutor = Tutor(lib, LocalModel(llm), settings=AnswerSettings(beyond_book=args.beyond_book))
     try:
         conversation = args.conversation
         if conversation is None and args.new_conversation:
@@ -48,7 +56,10 @@ def cmd_ask(lib: Library, args: argparse.Namespace) -> int:
                             conversation_id=conversation):
             if ev.kind is AnswerEventKind.ERROR:
                 raise LanternError(ev.text)
-            if ev.kind is AnswerEventKind.TOKEN and not args.json:
+            if ev.kind is AnswerEventKind.SOURCES and ev.preview is not None and not args.json:
+                sys.stdout.write(preview_line(ev.preview) + "\n\n")
+                sys.stdout.flush()
+            elif ev.kind is AnswerEventKind.TOKEN and not args.json:
                 streamed.append(ev.text)
                 sys.stdout.write(ev.text)
                 sys.stdout.flush()

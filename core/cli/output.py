@@ -88,6 +88,12 @@ def citation_record(c: Citation) -> dict[str, Any]:
             "label": c.label}
 
 
+def preview_line(c: Citation) -> str:
+    """The book's own best sentence, shown before the model writes."""
+    where = f"{c.section or ''} {c.section_title}".strip()
+    return f"From the book: \u201c{c.quote}\u201d ({where + ', ' if where else ''}p. {c.printed_page})"
+
+
 def answer_record(a: Answer) -> dict[str, Any]:
     """``{"answer", "refused", "citations", "timings", ...}`` for ``lantern ask --json``."""
     t = a.timings
@@ -99,6 +105,7 @@ def answer_record(a: Answer) -> dict[str, Any]:
         "nearest_sections": list(a.nearest_sections), "unsupported": list(a.unsupported),
         "dropped": list(a.dropped), "question": a.question, "search_question": a.search_question,
         "model": a.model or None, "conversation_id": a.conversation_id,
+        "preview": citation_record(a.preview) if a.preview is not None else None,
     }
 
 

@@ -7,7 +7,8 @@ from typing import Any
 from core.answer.tutor import Tutor
 from core.cli.output import emit, hit_record, json_flag, reranker_flag
 from core.errors import LanternError
-from core.evaluation.answers import evaluate_answers, format_answer_report, multiple_choice, refusal_metrics, spread
+from core.evaluation.answers import evaluate_answers, format_answer_report, refusal_metrics, spread
+from core.evaluation.choices import multiple_choice
 from core.evaluation.retrieval import coverage_rates, evaluate, format_coverage, format_table, load_questions
 from core.library import Library
 from core.models import ChunkRole, SearchMode

@@ -1,33 +1,29 @@
 """Answer-quality metrics on gold questions: what ``lantern eval --answers`` and ``benchmarks/answers.py`` report.
 
-* ``evaluate_answers`` — ``Tutor.ask`` end to end per question: citation validity (every ``[n]``
-  names a returned citation whose chunk, section, pages and printed page exist in the library),
-  citation in the gold section (per answer and per citation), refusals, latency.
-* ``multiple_choice`` — the question with its options, answered by the same model once with the
-  tutor's sources in the prompt and once without; the reply is matched back to a keyed letter.
-* ``refusal_metrics`` — the coverage verdict on questions the library answers and on ones it does
-  not: precision and recall of "declined" (no model needed).
+* ``evaluate_answers`` — ``Tutor.ask`` end to end per question (asked as a student would, without its
+  options): key-term recall against the answer key (``core.evaluation.keys``), a citation on the gold
+  pages, citation validity (every ``[n]`` names a returned citation whose chunk, section, pages and printed
+  page exist in the library), citation in the gold section, the share of answer sentences a cited
+  passage supports, refusals, first-token and whole-answer latency.
+* ``core.evaluation.choices.multiple_choice`` — the keyed option chosen with the options shown, with and
+  without the book.
+* ``refusal_metrics`` — the tutor's "not in your book" verdict on questions the library answers and on
+  near-domain ones it does not: the share declined of each (no model needed).
 
-Pure helpers (``spread``, ``pick_choice``, ``mc_prompt``, ``markers_valid``) are tested directly.
+Pure helpers (``spread``, ``markers_valid``, ``citation_valid``) are tested directly.
 """
 from __future__ import annotations
 
-import difflib
-import statistics
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from core.answer.attribution import stems
 from core.answer.followup import rewrite_followup
 from core.answer.markers import parse_citations
-from core.answer.prompt import format_sources
-from core.evaluation.retrieval import GoldQuestion, is_gold, percentile
+from core.evaluation.keys import AnswerKey, key_term_recall
+from core.evaluation.retrieval import GoldQuestion, is_gold, on_gold_pages, percentile
 from core.models import Answer, AnswerEventKind, Chunk, Citation
-
-LETTERS = "ABCDEFGH"
-MC_SYSTEM = "You are a helpful tutor. Answer the multiple-choice question."
 
 
 def spread(items: Sequence[Any], n: int) -> list[Any]:
@@ -65,28 +61,36 @@ class AnswerOutcome:
     valid: bool
     any_gold: bool
     gold_citations: int
+    gold_pages_cited: bool
     sources_ms: float
     first_token_ms: float | None
     total_ms: float | None
-    dropped: int
+    supported: int
     flagged: int
+    dropped: int
+    key_recall: float | None = None
 
 
 def judge_answer(library: Any, q: GoldQuestion, answer: Answer, sources_ms: float,
-                 labels: dict[str, dict[int, str]]) -> AnswerOutcome:
-    """Citation validity and gold-section agreement of one finished answer (``labels`` caches each
-    book's page labels across answers)."""
+                 labels: dict[str, dict[int, str]], key: AnswerKey | None = None) -> AnswerOutcome:
+    """Citation validity, gold agreement and (with ``key``) key-term recall of one finished answer
+    (``labels`` caches each book's page labels across answers)."""
     chunks = library.chunks([c.chunk_id for c in answer.citations])
     for book_id in {c.book_id for c in answer.citations} - labels.keys():
         labels[book_id] = {p.index: p.label for p in library.pages(book_id)}
     gold = [c.chunk_id in chunks and is_gold(chunks[c.chunk_id], q) for c in answer.citations]
     valid = markers_valid(answer) and all(citation_valid(c, chunks.get(c.chunk_id), labels[c.book_id])
                                           for c in answer.citations)
+    recall = key_term_recall(answer.text, key.key_terms) if key is not None and not answer.refused else None
+    if key is not None and answer.refused:
+        recall = 0.0
     return AnswerOutcome(qid=q.qid, refused=answer.refused, extractive=answer.extractive,
                          citations=len(answer.citations), valid=valid, any_gold=any(gold),
-                         gold_citations=sum(gold), sources_ms=sources_ms,
-                         first_token_ms=answer.timings.get("first_token_ms"), total_ms=answer.timings.get("total_ms"),
-                         dropped=len(answer.dropped), flagged=len(answer.unsupported))
+                         gold_citations=sum(gold),
+                         gold_pages_cited=any(on_gold_pages(c.page_start, c.page_end, q) for c in answer.citations),
+                         sources_ms=sources_ms, first_token_ms=answer.timings.get("first_token_ms"),
+                         total_ms=answer.timings.get("total_ms"), supported=len(answer.supported),
+                         flagged=len(answer.unsupported), dropped=len(answer.dropped), key_recall=recall)
 
 
 def ask_once(tutor: Any, question: str, **scope: Any) -> tuple[Answer, float]:
@@ -106,82 +110,45 @@ def ask_once(tutor: Any, question: str, **scope: Any) -> tuple[Answer, float]:
 
 
 def summarize_answers(rows: Sequence[AnswerOutcome]) -> dict[str, Any]:
-    """Rates over judged answers (gold rates over the answers that were not declined)."""
+    """Rates over judged answers (gold and support rates over the answers that were not declined)."""
     answered = [r for r in rows if not r.refused]
     cits = sum(r.citations for r in answered)
     first = sorted(r.first_token_ms for r in answered if r.first_token_ms is not None)
+    whole = sorted(r.total_ms for r in answered if r.total_ms is not None)
     srcs = sorted(r.sources_ms for r in rows)
+    keyed = [r.key_recall for r in rows if r.key_recall is not None]
+    sentences = sum(r.supported + r.flagged + r.dropped for r in answered)
     n = max(1, len(rows))
     return {
         "questions": len(rows), "refused": sum(r.refused for r in rows),
         "extractive": sum(r.extractive for r in rows),
+        "key_term_recall": round(sum(keyed) / len(keyed), 3) if keyed else None, "keyed_questions": len(keyed),
         "citation_validity": round(sum(r.valid for r in rows) / n, 3),
+        "answers_citing_gold_pages": round(sum(r.gold_pages_cited for r in answered) / max(1, len(answered)), 3),
         "answers_with_gold_citation": round(sum(r.any_gold for r in answered) / max(1, len(answered)), 3),
         "citations_in_gold": round(sum(r.gold_citations for r in answered) / max(1, cits), 3),
         "answers_without_citation": sum(1 for r in answered if not r.citations),
+        "sentences_supported_share": round(sum(r.supported for r in answered) / sentences, 3) if sentences else None,
         "first_token_p50_ms": round(percentile(first, 50), 1), "first_token_p95_ms": round(percentile(first, 95), 1),
+        "total_p50_ms": round(percentile(whole, 50), 1), "total_p95_ms": round(percentile(whole, 95), 1),
         "sources_p50_ms": round(percentile(srcs, 50), 1),
         "sentences_dropped": sum(r.dropped for r in rows), "sentences_flagged": sum(r.flagged for r in rows),
     }
 
 
 def evaluate_answers(tutor: Any, questions: Sequence[GoldQuestion], *, book_id: str | None = None,
-                     progress: Callable[[AnswerOutcome], None] | None = None) -> dict[str, Any]:
-    """Ask every question (without its choices) and judge each answer; returns the summary and rows."""
+                     keys: dict[str, AnswerKey] | None = None,
+                     progress: Callable[[AnswerOutcome, Answer], None] | None = None) -> dict[str, Any]:
+    """Ask every question (as a student would: without its choices) and judge each answer; returns the
+    summary and the rows.  ``keys`` (by qid) add key-term recall."""
     labels: dict[str, dict[int, str]] = {}
     rows = []
     for q in questions:
-        answer, sources_ms = ask_once(tutor, q.question, book_id=book_id)
-        rows.append(judge_answer(tutor.library, q, answer, sources_ms, labels))
+        answer, sources_ms = ask_once(tutor, q.text(), book_id=book_id)
+        rows.append(judge_answer(tutor.library, q, answer, sources_ms, labels, (keys or {}).get(q.qid)))
         if progress:
-            progress(rows[-1])
+            progress(rows[-1], answer)
     return {**summarize_answers(rows), "rows": [asdict(r) for r in rows]}
-
-
-def mc_prompt(question: str, choices: Sequence[str], sources_block: str | None = None) -> str:
-    """The user message of a multiple-choice question (options by their words, not letters)."""
-    opts = "\n".join(f"- {c}" for c in choices)
-    body = (f"Question: {question}\nOptions:\n{opts}\n"
-            "Which option is correct? Reply with the correct option's exact words.")
-    return f"Textbook passages:\n{sources_block}\n\n{body}" if sources_block is not None else body
-
-
-def pick_choice(reply: str, choices: Sequence[str]) -> str:
-    """The letter of the option the reply names.  Small models answer with the option's words far more
-    reliably than with its letter (Qwen 0.5B said "C" to almost every lettered question)."""
-    if not choices:
-        raise ValueError("no choices")
-    first = next((ln for ln in reply.strip().splitlines() if ln.strip()), "").lower()
-    words = stems(first)
-
-    def score(c: str) -> float:
-        own = stems(c)
-        return ((len(own & words) / len(own) if own else 0.0) + (1.0 if c.lower() in first else 0.0)
-                + 0.5 * difflib.SequenceMatcher(None, first, c.lower()).ratio())
-    return LETTERS[max(range(len(choices)), key=lambda i: score(choices[i]))]
-
-
-def multiple_choice(tutor: Any, questions: Sequence[GoldQuestion], *, book_id: str | None = None,
-                    max_tokens: int = 20) -> dict[str, Any]:
-    """Accuracy on keyed multiple-choice questions, with the tutor's sources and without them.
-
-    The same model, system prompt and option wording both times; the sources are what the tutor would
-    give the model for the question with its options appended (the retrieval the options help).
-    """
-
-    items = [q for q in questions if q.choices and q.answer_letter]
-    right = {"with_book": 0, "without_book": 0}
-    for q in items:
-        hits, _ = tutor.retrieve(q.text(with_choices=True), book_id=book_id)
-        block = format_sources(tutor.sources(q.question, hits))
-        for kind, user in (("with_book", mc_prompt(q.question, q.choices, block)),
-                           ("without_book", mc_prompt(q.question, q.choices))):
-            messages = [{"role": "system", "content": MC_SYSTEM}, {"role": "user", "content": user}]
-            reply = "".join(tutor.model.stream_chat(messages, max_tokens=max_tokens, temperature=0.0))
-            right[kind] += pick_choice(reply, q.choices) == q.answer_letter
-    n = len(items)
-    return {"questions": n, **{f"accuracy_{k}": round(v / n, 3) if n else 0.0 for k, v in right.items()},
-            "chance": round(statistics.fmean(1 / len(q.choices) for q in items), 3) if n else 0.0}
 
 
 def refusal_metrics(tutor: Any, in_book: Sequence[str], off_book: Sequence[str], *,
@@ -207,11 +174,15 @@ def format_answer_report(report: dict[str, Any]) -> str:
     lines = [f"== answers ({report.get('model', 'model')}) =="]
     a = report.get("answers")
     if a:
-        lines.append(f"questions {a['questions']}: citations valid {a['citation_validity']:.3f}; answers citing the "
-                     f"gold section {a['answers_with_gold_citation']:.3f}; citations in the gold section "
-                     f"{a['citations_in_gold']:.3f}; declined {a['refused']}; extractive {a['extractive']}; "
-                     f"first token p50 {a['first_token_p50_ms']:.0f} ms / p95 {a['first_token_p95_ms']:.0f} ms; "
-                     f"sources p50 {a['sources_p50_ms']:.0f} ms")
+        recall = f"key-term recall {a['key_term_recall']:.3f} ({a['keyed_questions']} keyed); " \
+            if a.get("key_term_recall") is not None else ""
+        support = a.get("sentences_supported_share")
+        lines.append(f"questions {a['questions']}: {recall}citations valid {a['citation_validity']:.3f}; answers "
+                     f"citing the gold pages {a['answers_citing_gold_pages']:.3f}, the gold section "
+                     f"{a['answers_with_gold_citation']:.3f}; sentences supported "
+                     f"{'-' if support is None else f'{support:.3f}'}; declined {a['refused']}; extractive "
+                     f"{a['extractive']}; first token p50 {a['first_token_p50_ms'] / 1000:.1f} s / whole answer p50 "
+                     f"{a['total_p50_ms'] / 1000:.1f} s; sources p50 {a['sources_p50_ms']:.0f} ms")
     mc = report.get("multiple_choice")
     if mc and mc["questions"]:
         lines.append(f"multiple choice {mc['questions']}: accuracy with the book {mc['accuracy_with_book']:.3f}, "
@@ -224,6 +195,5 @@ def format_answer_report(report: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["AnswerOutcome", "LETTERS", "ask_once", "citation_valid", "evaluate_answers", "format_answer_report",
-           "judge_answer", "markers_valid", "mc_prompt", "multiple_choice", "pick_choice", "refusal_metrics",
-           "spread", "summarize_answers"]
+__all__ = ["AnswerOutcome", "ask_once", "citation_valid", "evaluate_answers", "format_answer_report",
+           "judge_answer", "markers_valid", "refusal_metrics", "spread", "summarize_answers"]

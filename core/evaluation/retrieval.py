@@ -29,11 +29,17 @@ class GoldQuestion:
     choices: tuple[str, ...] = ()
     chapter: str | None = None
     answer_letter: str | None = None  # the keyed option of a multiple-choice question ("A", "B", ...)
+    program: str = ""  # the code a "what does this program print?" question is about
 
-    def text(self, with_choices: bool) -> str:
+    def text(self, with_choices: bool = False) -> str:
+        """The question as a student would ask it: with its program, and (``with_choices``) its options."""
+        text = self.question
+        if self.program:
+            text = (text.strip() or "Does this program compile? If it does, what does it print?") + \
+                f"\n\n```\n{self.program.rstrip()}\n```"
         if with_choices and self.choices:
-            return self.question + " " + " ".join(self.choices)
-        return self.question
+            return text + " " + " ".join(self.choices)
+        return text
 
 
 def load_questions(path: str | Path, limit: int | None = None) -> list[GoldQuestion]:
@@ -51,19 +57,23 @@ def load_questions(path: str | Path, limit: int | None = None) -> list[GoldQuest
                 gold_pages=(int(pages[0]), int(pages[1])) if pages else None,
                 choices=tuple(r.get("choices") or ()),
                 chapter=str(r["chapter"]) if r.get("chapter") is not None else None,
-                answer_letter=str(r["answer_letter"]).strip().upper() if r.get("answer_letter") else None))
+                answer_letter=str(r["answer_letter"]).strip().upper() if r.get("answer_letter") else None,
+                program=r.get("program") or ""))
             if limit and len(out) >= limit:
                 break
     return out
 
 
 def is_gold(chunk: Chunk, q: GoldQuestion) -> bool:
-    """Does this chunk lie in the question's gold section?"""
-    if chunk.section_number:
+    """Does this chunk lie in the question's gold section (or, for chapter-level gold, its pages)?"""
+    if q.section and chunk.section_number:
         return chunk.section_number == q.section
-    if q.gold_pages:
-        return chunk.page_end >= q.gold_pages[0] and chunk.page_start <= q.gold_pages[1]
-    return False
+    return on_gold_pages(chunk.page_start, chunk.page_end, q)
+
+
+def on_gold_pages(first: int, last: int, q: GoldQuestion) -> bool:
+    """Do physical pages ``first``..``last`` overlap the question's gold pages?"""
+    return bool(q.gold_pages) and last >= q.gold_pages[0] and first <= q.gold_pages[1]
 
 
 def first_gold_rank(hits: Sequence[Hit], q: GoldQuestion) -> int | None:

@@ -1,7 +1,5 @@
-"""Chat-model settings, errors, generation statistics and the backend protocols (split from ``core.llm.model``).
-
-Import these names from ``core.llm.model``; this module exists to keep each file short.
-"""
+"""Chat-model settings, errors, generation statistics and the backend protocols that ``core.llm.model``
+and ``core.llm.llama`` share."""
 from __future__ import annotations
 
 import logging
@@ -15,7 +13,7 @@ from core.errors import LanternError
 from core.llm.catalog import CATALOG, DEFAULT_MODEL_KEY, ModelEntry
 from core.llm.gguf import GGUFInfo
 
-log = logging.getLogger("core.llm.model")
+log = logging.getLogger(__name__)
 
 
 Message = Mapping[str, str]

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from core.index.fts import term_patterns
 from core.models import Hit
+from core.retrieval.mentions import Absence, TermKind
 from core.retrieval.plan import plan_query
 
 # Fitted by ``benchmarks/coverage.py --fit`` (logistic regression, classes balanced, generic off-book
@@ -45,6 +46,10 @@ class CoverageSignals:
     vector_max: float = 0.0
     vector_mean: float = 0.0
     term_coverage: float = 0.0
+    named_absent: float = 0.0  # 1: it names a specific term (code, name, acronym, quote) the books never mention
+    rare_word_absent: float = 0.0  # 1: ... a rare word (several word pieces) the books never use
+    word_absent: float = 0.0  # 1: one of its content words (five letters or more) occurs nowhere in the books
+    phrase_absent_share: float = 0.0  # its content-word pairs the books never put together, as a share
 
 
 @dataclass(frozen=True)
@@ -58,6 +63,7 @@ class Coverage:
     covered: bool
     nearest: tuple[Hit, ...] = ()  # the best hits, one per section, for "the nearest sections are …"
     signals: CoverageSignals = CoverageSignals()
+    absent_terms: tuple[str, ...] = ()  # specific terms the question names that the books never mention
 
 
 def _vector_score(hit: Hit) -> float:
@@ -92,14 +98,21 @@ def term_coverage(question: str, hits: Sequence[Hit]) -> float:
     return sum(1 for rx in stems if rx.search(text)) / len(stems)
 
 
-def signals(question: str, hits: Sequence[Hit], *, top: int = TOP_HITS) -> CoverageSignals:
-    """The coverage signals of the best ``top`` hits."""
+def signals(question: str, hits: Sequence[Hit], *, absence: Absence | None = None,
+            top: int = TOP_HITS) -> CoverageSignals:
+    """The coverage signals of the best ``top`` hits and of what the books never mention (``absence``)."""
+    a = absence or Absence()
+    named = [term for term in a.terms if term.kind != TermKind.RARE]
+    missing = {"named_absent": float(bool(named)),
+               "rare_word_absent": float(bool(a.rare_words) or len(named) < len(a.terms)),
+               "word_absent": float(bool(a.words)),
+               "phrase_absent_share": a.phrases_missing / a.phrases if a.phrases else 0.0}
     best = list(hits[:top])
     if not best:
-        return CoverageSignals()
+        return CoverageSignals(**missing)
     cos = [_vector_score(h) for h in best]
     return CoverageSignals(vector_max=max(cos), vector_mean=sum(cos) / len(cos),
-                           term_coverage=term_coverage(question, best))
+                           term_coverage=term_coverage(question, best), **missing)
 
 
 def score(sig: CoverageSignals) -> float:
@@ -108,15 +121,20 @@ def score(sig: CoverageSignals) -> float:
     return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, z))))
 
 
-def assess(question: str, hits: Sequence[Hit], *, threshold: float = DEFAULT_THRESHOLD) -> Coverage:
-    """Coverage of ``question`` by ``hits`` (as returned by ``Library.find``, best first).
+def assess(question: str, hits: Sequence[Hit], *, absence: Absence | None = None,
+           threshold: float = DEFAULT_THRESHOLD) -> Coverage:
+    """Coverage of ``question`` by ``hits`` (as returned by ``Library.find``, best first) and what the books
+    never mention (``absence``, from ``core.retrieval.mentions.absence``).
 
     No hits at all means not covered (score 0).  ``nearest`` names the best sections either way, so
-    an answer that declines can still point the student somewhere.
+    an answer that declines can still point the student somewhere; ``absent_terms`` names what the
+    books never mention when that is part of the reason.
     """
-    sig = signals(question, hits)
+    sig = signals(question, hits, absence=absence)
     s = score(sig) if hits else 0.0
-    return Coverage(score=s, covered=bool(hits) and s >= threshold, nearest=nearest_sections(hits), signals=sig)
+    covered = bool(hits) and s >= threshold
+    named = absence.named if absence is not None and not covered else ()
+    return Coverage(score=s, covered=covered, nearest=nearest_sections(hits), signals=sig, absent_terms=named)
 
 
 __all__ = ["BIAS", "Coverage", "CoverageSignals", "DEFAULT_THRESHOLD", "TOP_HITS", "WEIGHTS", "assess",

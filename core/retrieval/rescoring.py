@@ -29,7 +29,8 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 
 from core.errors import ModelUnavailableError
-from core.models import Chunk, Hit
+from core.models import Hit
+from core.retrieval.cross_encoder import passage_text
 
 log = logging.getLogger(__name__)
 
@@ -145,12 +146,6 @@ class SignalBlend:
         return base
 
 
-def passage_text(chunk: Chunk) -> str:
-    """What a cross-encoder reads for a chunk: its section title, then its text."""
-    title = chunk.section_title.strip()
-    return f"{title}. {chunk.text}" if title else chunk.text
-
-
 class CrossEncoderRescorer:
     """A sentence-transformers ``CrossEncoder`` from a local folder, on CPU, loaded on first use.
 
@@ -237,4 +232,4 @@ def configured_reranker() -> Rescorer | None:
 
 
 __all__ = ["CrossEncoderRescorer", "RERANKER_ENV", "Rescorer", "SignalBlend", "blend_scores", "configured_reranker",
-           "minmax", "passage_text", "rerank", "rescore", "reranker_from_setting"]
+           "minmax", "rerank", "rescore", "reranker_from_setting"]

@@ -5,6 +5,7 @@ Owned by ``core.library.Library``; callers use ``Library.search``.
 from __future__ import annotations
 
 import logging
+import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -107,6 +108,21 @@ class Retriever:
                f"JOIN chunks c ON c.id = chunks_fts.rowid WHERE chunks_fts MATCH ?{where} ORDER BY s LIMIT ?")
         rows = self.db.execute(sql, [expr, *params, k]).fetchall()
         return [(int(r[0]), -float(r[1])) for r in rows]
+
+    def mentions(self, phrase: str, book_id: str | None = None, *, exact_case: bool = False) -> bool:
+        """Does ``phrase`` occur (as adjacent words, case- and stem-folded like keyword search) in any chunk
+        of the library, or of one book?  ``exact_case``: only where it is written with the same capitals."""
+        words = re.findall(r"[^\W_]+", phrase.lower())
+        if not words:
+            return True
+        expr = '"' + " ".join(words).replace('"', '""') + '"'
+        scope, params = ("JOIN chunks c ON c.id = chunks_fts.rowid WHERE chunks_fts MATCH ? AND c.book_id = ?",
+                         [expr, book_id]) if book_id else ("WHERE chunks_fts MATCH ?", [expr])
+        if not exact_case:
+            return self.db.execute(f"SELECT 1 FROM chunks_fts {scope} LIMIT 1", params).fetchone() is not None
+        pattern = re.compile(r"(?<![\w])" + r"\W+".join(map(re.escape, re.findall(r"[^\W_]+", phrase))) + r"(?![\w])")
+        rows = self.db.execute(f"SELECT chunks_fts.text FROM chunks_fts {scope} LIMIT 200", params)
+        return any(pattern.search(row[0] or "") for row in rows)
 
     def vector(self, query: str | np.ndarray, k: int, flt: SearchFilter = SearchFilter()) -> list[tuple[int, float]]:
         """FAISS inner-product ranking over normalised vectors (scores are cosines)."""

@@ -19,7 +19,7 @@ from tests.fakes import FakeChatModel
 REPLY = "Kinetic energy is the energy an object has because it is moving [1]. Plants make sugar [1]."
 
 
-def covered(question, hits):
+def covered(question, hits, **_):
     return Coverage(score=0.9, covered=bool(hits), nearest=nearest_sections(hits))
 
 
@@ -163,7 +163,7 @@ def test_real_model_answers_in_the_window(qtbot, tmp_path: Path):
 
 
 def test_a_refusal_links_to_the_nearest_sections(qtbot, library, tiny_pdf: Path):
-    def not_covered(question, hits):
+    def not_covered(question, hits, **_):
         return Coverage(score=0.1, covered=False, nearest=nearest_sections(hits))
     model = FakeChatModel(REPLY)
     window = make_window(qtbot, library, Tutor(library, model, assess=not_covered), warm_up=False)

@@ -125,3 +125,11 @@ def test_an_unrequested_beyond_the_book_paragraph_is_dropped_and_repeats_are_kep
     assert "Beyond the book" not in rendered and rendered.count("measured in joules") == 1
     asked = attribute(split_answer(text), passages, cands, None, beyond_book=True)
     assert asked[-1].support is Support.BEYOND and "Beyond the book" in render(asked)
+
+
+def test_complete_sentences_keeps_whole_sentences_and_their_markers():
+    from core.answer.attribution import complete_sentences
+    assert complete_sentences("Energy is the capacity to do work [1]. Kinetic energy is the ener") == \
+        "Energy is the capacity to do work [1]."
+    assert complete_sentences("It moves. [2] It stops when") == "It moves. [2]"
+    assert complete_sentences("no sentence end here") == "no sentence end here"

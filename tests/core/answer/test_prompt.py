@@ -65,3 +65,12 @@ def test_fit_prompt_respects_budget():
     assert exact(msgs) <= full - 60 and prompt_tokens(msgs, words) > full - 60
     msgs, kept = fit_prompt("q " * 500, sources, max_tokens=50, count_tokens=words)
     assert kept == () and msgs == build_prompt("q " * 500, [])
+
+
+def test_detail_is_asked_for_in_the_user_message_only():
+    from core.answer.prompt import DETAIL_NOTE, wants_detail
+    assert wants_detail("Explain step by step how to balance it") and wants_detail("in detail, what is work?")
+    assert not wants_detail("What is work?")
+    msgs = build_prompt("What is work?", [src(1, S2)], detail=True)
+    assert msgs[0]["content"] == SYSTEM_PROMPT and DETAIL_NOTE in msgs[1]["content"]
+    assert "two to six short sentences" in SYSTEM_PROMPT

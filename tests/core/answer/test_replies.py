@@ -49,3 +49,15 @@ def test_stream_words_stops_on_cancel():
     assert "".join(pieces) == "one two three"
     assert all(e.kind is AnswerEventKind.TOKEN for e in stream_words("a b", lambda: False))
     assert list(stream_words("one two", lambda: True)) == []
+
+
+def test_preview_is_the_best_quote_with_its_page():
+    from core.answer.replies import preview_citation
+    from core.models import Source
+    a = Source(n=1, chunk=chunk(1, "Energy is the capacity to do work.", 10, "4"), text="Energy is the capacity to do work.",
+               label="Book, p. 4")
+    b = Source(n=2, chunk=chunk(2, "Work is force times distance.", 11, "5"), text="Work is force times distance.",
+               label="Book, p. 5")
+    c = preview_citation([a, b], {1: ("Energy is the capacity to do work.", 0.6), 2: ("Work is force times distance.", 0.3)})
+    assert c is not None and c.n == 1 and c.printed_page == "4" and c.quote.startswith("Energy")
+    assert preview_citation([a], {1: ("Energy is the capacity to do work.", 0.05)}) is None

@@ -59,11 +59,11 @@ def lib(tmp_path_factory):
         yield library
 
 
-def covered(question, hits):
+def covered(question, hits, **_):
     return Coverage(score=0.9, covered=bool(hits), nearest=nearest_sections(hits))
 
 
-def not_covered(question, hits):
+def not_covered(question, hits, **_):
     return Coverage(score=0.1, covered=False, nearest=nearest_sections(hits))
 
 
@@ -200,3 +200,25 @@ def test_the_answer_path_runs_with_sockets_blocked(lib):
 def test_missing_model_file_through_the_real_local_model(lib, tmp_path: Path):
     answer = collect(Tutor(lib, str(tmp_path / "nope.gguf"), assess=covered).ask("What is a membrane?"))
     assert answer.extractive and answer.notice and answer.citations
+
+
+def test_an_unrequested_beyond_the_book_paragraph_never_streams():
+    from core.answer.markers import ParagraphGate
+    gate = ParagraphGate("Beyond the book:")
+    pieces = ["Energy is ", "the capacity [1].", "\n\n", "Bey", "ond the", " book: it is also", " heat."]
+    assert "".join(gate.feed(p) for p in pieces) + gate.flush() == "Energy is the capacity [1].\n\n"
+    gate = ParagraphGate("Beyond the book:")
+    assert "".join(gate.feed(p) for p in ["B", "ecause it moves.\n\nBe", "sides, it"]) + gate.flush() == \
+        "Because it moves.\n\nBesides, it"
+
+
+def test_a_term_the_book_never_mentions_is_named_in_the_refusal(lib):
+    from core.retrieval.coverage import assess
+    t = tutor(lib, FakeChatModel(GOOD), assess=lambda q, hits, absence=None: assess(q, hits, absence=absence,
+                                                                                   threshold=0.99))
+    missing = t.absence("How does the Calvin cycle relate to the `rubisco::fix()` routine?")
+    assert [term.text for term in missing.terms] == ["rubisco::fix()", "Calvin"]
+    answer = collect(t.ask("How does the Calvin cycle relate to the `rubisco::fix()` routine?"))
+    assert answer.refused and "never mentions \u201crubisco::fix()\u201d" in answer.text
+    present = t.absence("What does the membrane control in a cell?")
+    assert not present.terms and not present.words

@@ -8,8 +8,8 @@ from dataclasses import replace
 import pytest
 
 from core.cli import main as cli
-from core.evaluation.answers import (citation_valid, evaluate_answers, markers_valid, mc_prompt, multiple_choice,
-                                     pick_choice, refusal_metrics, spread)
+from core.evaluation.answers import citation_valid, evaluate_answers, markers_valid, refusal_metrics, spread
+from core.evaluation.choices import mc_prompt, multiple_choice, pick_choice
 from core.retrieval.coverage import Coverage, nearest_sections
 from core.evaluation.retrieval import GoldQuestion, load_questions
 from core.models import Answer
@@ -94,7 +94,7 @@ def test_multiple_choice_with_and_without_the_book(lib):
 
 
 def test_refusal_precision_and_recall(lib):
-    def assess(question, hits):  # the library "covers" only questions about cells
+    def assess(question, hits, **_):  # the library "covers" only questions about cells
         return Coverage(score=0.9 if "cell" in question else 0.1, covered="cell" in question,
                         nearest=nearest_sections(hits))
     t = tutor(lib, FakeChatModel(""), assess=assess)

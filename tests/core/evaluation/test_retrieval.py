@@ -15,7 +15,7 @@ from tests.core.test_library import BOOK_MD
 def test_coverage_rates_counts_flags_per_set():
     verdicts = {"a": Coverage(0.9, True), "b": Coverage(0.1, False), "c": Coverage(0.2, False)}
     rates = coverage_rates({"in": ["a", "b"], "off": ["b", "c"], "none": []}, find=lambda q: [],
-                           assess=lambda q, hits: verdicts[q])
+                           assess=lambda q, hits, **_: verdicts[q])
     assert rates["in"] == {"n": 2, "flagged": 0.5, "mean_score": 0.5}
     assert rates["off"] == {"n": 2, "flagged": 1.0, "mean_score": 0.15}
     assert rates["none"]["n"] == 0

@@ -1,0 +1,80 @@
+"""Does an answer sentence say what its source says, or something close to it but wrong?
+
+Attribution (``core.answer.attribution``) finds the source sentence most like an answer sentence; a
+high similarity is not agreement.  Small models keep a source's words and change its meaning: they
+attach a definition to the wrong term ("*kinetic* energy is the capacity to do work" beside "energy is
+the capacity to do work"), drop or add a "not", or put in a number the book never gives.  ``conflict``
+names the first such mismatch between a sentence and its best supporting source sentence (and the
+whole passage), or returns None.  Pure functions over strings: cheap, offline, and deliberately
+narrow — each rule fires only on a pattern that changes what a sentence claims.
+"""
+from __future__ import annotations
+
+import re
+
+from core.index.fts import query_terms
+
+_NEGATION = re.compile(r"\b(?:not|no|never|cannot|can't|won't|isn't|aren't|doesn't|don't|didn't|wasn't|weren't|"
+                       r"neither|nor|without|none|nothing)\b|n't\b", re.I)
+_NUMBER = re.compile(r"(?<![\w.])[-−]?\d+(?:[.,]\d+)*(?:\s?%)?")
+# "<subject> is/are/means/refers to <predicate>": the subject is what a definition is about.
+_DEFINITION = re.compile(r"^(?:an?\s+|the\s+)?(?P<subject>[^,;:()]{2,60}?)\s+"
+                         r"(?:is|are|was|were|means|refers to|is defined as|is called)\s+(?P<rest>.+)$", re.I)
+_STEM_SUFFIX = re.compile(r"(?:ies|es|s|ing|ed|ly)$")
+
+
+def _stem(word: str) -> str:
+    return _STEM_SUFFIX.sub("", word) if len(word) > 4 else word
+
+
+def _stems(text: str) -> set[str]:
+    return {_stem(w) for w in query_terms(text)}
+
+
+_NUMBER_WORDS = {w: str(i) for i, w in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve".split())}
+
+
+def _numbers(text: str) -> set[str]:
+    found = {n.replace(",", "").replace("−", "-").replace(" ", "") for n in _NUMBER.findall(text)}
+    return found | {_NUMBER_WORDS[w] for w in re.findall(r"[a-z]+", text.lower()) if w in _NUMBER_WORDS}
+
+
+def negated(text: str) -> bool:
+    """Does the sentence contain a negation ("not", "never", "n't", "no", ...)?"""
+    return bool(_NEGATION.search(text))
+
+
+def definition_subject(sentence: str) -> str | None:
+    """The term a definitional sentence defines ("Kinetic energy" in "Kinetic energy is ..."), or None."""
+    m = _DEFINITION.match(sentence.strip())
+    if not m:
+        return None
+    subject = m.group("subject").strip()
+    return subject if 1 <= len(subject.split()) <= 6 else None
+
+
+def conflict(sentence: str, quote: str, passage: str, question: str = "") -> str | None:
+    """Why ``sentence`` misstates its best source sentence ``quote`` (from ``passage``), or None.
+
+    * ``"negation"`` — one says "not"/"never"/"no" where the other, otherwise alike, does not;
+    * ``"number"`` — a number the whole passage never gives (the question's own numbers excepted);
+    * ``"subject"`` — a definition of a term whose words are not in the quote (the right definition
+      attached to the wrong term), unless the question asks about exactly that term.
+    """
+    own, theirs = _stems(sentence), _stems(quote)
+    if own and len(own & theirs) / len(own) >= 0.6 and negated(sentence) != negated(quote):
+        return "negation"
+    extra = _numbers(sentence) - _numbers(passage) - _numbers(question)
+    if extra:
+        return "number"
+    subject = definition_subject(sentence)
+    q_subject = definition_subject(quote)
+    if subject and q_subject:
+        words = _stems(subject)
+        if words and not words <= theirs and not words <= _stems(question):
+            return "subject"
+    return None
+
+
+__all__ = ["conflict", "definition_subject", "negated"]

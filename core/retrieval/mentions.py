@@ -1,0 +1,206 @@
+"""Does the book even mention what the question names?  "The book never mentions X."
+
+A student asking about a tool, a function, a named theory or a person the book never mentions should
+hear exactly that — small models otherwise answer from memory, and the passages retrieved for such a
+question are always about something else.  ``named_terms`` picks the specific terms a question names:
+
+* code: anything in backticks, ``a::b``, ``f()``, ``macro!``, ``snake_case``, ``camelCase``, ``--flag``;
+* names: runs of capitalised words inside the sentence ("the Wisconsin Card Sorting Test");
+* acronyms ("DSM-5", "NASA") and quoted terms;
+* rare words: a lower-case word the embedder's vocabulary does not know whole (``is_rare``), such as
+  "photoredox" — common English words are single word pieces.
+
+``absent_terms`` keeps those that occur nowhere in the books in scope (``mentioned`` is the keyword
+index's phrase search, so case and inflection are folded the way search folds them).  Pure functions:
+the caller supplies both look-ups.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from core.index.fts import STOPWORDS
+
+_CODE_SPAN = re.compile(r"`([^`\n]{1,80})`")
+_CODE_TOKEN = re.compile(
+    r"(?<![\w`])(?:"
+    r"[A-Za-z_][\w]*(?:::[\w]+)+!?(?:\(\))?"  # a::b, a::b!, a::b()
+    r"|[A-Za-z_][\w]*!(?=[\s(\[{.,;:?]|$)"  # macro!
+    r"|[A-Za-z_][\w]*\(\)"  # f()
+    r"|[a-z][a-z0-9]*(?:_[a-z0-9]+)+"  # snake_case
+    r"|[a-z]+[A-Z][A-Za-z0-9]*"  # camelCase
+    r"|--[a-z][a-z0-9-]+"  # --flag
+    r"|#!?\[[^\]\n]{1,40}\]"  # #[attribute]
+    r")")
+_QUOTED = re.compile(r"[\"“]([^\"”\n]{2,60})[\"”]|(?<!\w)'([^'\n]{2,60})'(?!\w)")
+_ACRONYM = re.compile(r"\b[A-Z][A-Z0-9]{1,9}(?:-[A-Z0-9]{1,4})?s?\b")
+_CAPITALISED = re.compile(r"[A-Z][\w’'\-–]*")
+# Words whose full stop does not end a sentence: "INS v. Chadha", "Dr. Ruiz", "e.g. Ohm".
+_ABBREVIATIONS = frozenset("v vs dr mr mrs ms st prof e.g i.e etc al cf no fig eq ch sec approx".split())
+_WORD = re.compile(r"[A-Za-z][A-Za-z\-’']*[A-Za-z]|[A-Za-z]")
+# Capitalised words that begin questions and clauses without naming anything.
+_FUNCTION_WORDS = STOPWORDS | frozenset("""
+explain describe define compare contrast list name give show tell discuss identify summarize summarise
+please can could would should is are was were does did do how what why when where which who whom whose
+i i'm i've chapter section page figure table example exercise question answer true false yes no
+suppose imagine consider assume state use using calculate determine find predict estimate write draw
+let given if in on at for from to of by with as after before during under over between into
+""".split())
+_FENCED = re.compile(r"```.*?(?:```|$)", re.S)
+_POSSESSIVE = re.compile(r"(?<=\w)[’']s\b")
+MIN_RARE_LETTERS = 6
+
+
+class TermKind:
+    CODE = "code"
+    NAME = "name"
+    ACRONYM = "acronym"
+    QUOTED = "quoted"
+    RARE = "rare"
+
+
+@dataclass(frozen=True)
+class NamedTerm:
+    """A specific term a question names, as written, and what made it specific."""
+
+    text: str
+    kind: str
+
+
+def _clean(term: str) -> str:
+    return term.strip(" \t.,;:?!\"'“”‘’()[]{}").strip()
+
+
+def _names(question: str) -> Iterable[str]:
+    """Runs of capitalised words that are not the first word of a sentence (unless the run is 2+ words)."""
+    words = list(re.finditer(r"\S+", question))
+    run: list[str] = []
+    run_starts_sentence = False
+    out: list[str] = []
+
+    def close() -> None:
+        if run and (len(run) >= 2 or not run_starts_sentence):
+            out.append(" ".join(run))
+        run.clear()
+
+    for i, m in enumerate(words):
+        token = _clean(m.group(0))
+        previous = words[i - 1].group(0) if i else ""
+        sentence_start = i == 0 or (previous.endswith((".", "?", "!", ":"))
+                                    and previous.rstrip(".?!:").lower() not in _ABBREVIATIONS)
+        bare = token.lower().strip("’'")
+        if token and _CAPITALISED.fullmatch(token) and bare not in _FUNCTION_WORDS and not token.isupper():
+            if not run:
+                run_starts_sentence = sentence_start
+            run.append(token)
+            if m.group(0)[-1] in ".?!,;:":
+                close()
+        else:
+            close()
+    close()
+    return out
+
+
+def named_terms(question: str, is_rare: Callable[[str], bool] | None = None) -> list[NamedTerm]:
+    """The specific terms ``question`` names (code, names, acronyms, quoted terms, rare words), in order,
+    without duplicates."""
+    found: dict[str, NamedTerm] = {}
+
+    def add(text: str, kind: str) -> None:
+        text = text.strip().rstrip(".,;:?") if kind == TermKind.CODE else _clean(text)
+        key = text.lower()
+        if len(text) >= 2 and key not in found and key not in _FUNCTION_WORDS:
+            found[key] = NamedTerm(text, kind)
+
+    # A pasted program's names are the student's own, not the book's: skip code that uses only them.
+    local = {w for block in _FENCED.findall(question) for w in re.findall(r"\w+", block)}
+    question = _POSSESSIVE.sub("", _FENCED.sub(" ", question))
+
+    def add_code(text: str) -> None:
+        if not local or not set(re.findall(r"\w+", text)) <= local:
+            add(text, TermKind.CODE)
+
+    for m in _CODE_SPAN.finditer(question):
+        add_code(m.group(1))
+    plain = _CODE_SPAN.sub(" ", question)
+    for m in _CODE_TOKEN.finditer(plain):
+        add_code(m.group(0))
+    for m in _QUOTED.finditer(plain):
+        add(m.group(1) or m.group(2), TermKind.QUOTED)
+    for m in _ACRONYM.finditer(plain):
+        if m.group(0) not in ("I", "A") and not m.group(0).isdigit():
+            add(m.group(0), TermKind.ACRONYM)
+    for name in _names(plain):
+        add(name, TermKind.NAME)
+    if is_rare is not None:
+        for m in _WORD.finditer(plain):
+            w = m.group(0)
+            if w.islower() and len(w) >= MIN_RARE_LETTERS and w not in STOPWORDS and is_rare(w):
+                add(w, TermKind.RARE)
+    return list(found.values())
+
+
+def absent_terms(terms: Iterable[NamedTerm], mentioned: Callable[[str, bool], bool]) -> tuple[NamedTerm, ...]:
+    """The terms the books never mention (``mentioned(text, exact_case)``: does the phrase occur in the books in
+    scope; acronyms are matched with their case, so "INS" is not the word "ins")."""
+    return tuple(t for t in terms if not mentioned(t.text, t.kind == TermKind.ACRONYM))
+
+
+
+
+def content_words(question: str) -> list[str]:
+    """Lower-case content words of five letters or more (no stopwords, no code, no pasted program)."""
+    plain = _CODE_SPAN.sub(" ", _POSSESSIVE.sub("", _FENCED.sub(" ", question)))
+    return list(dict.fromkeys(w.lower() for w in _WORD.findall(plain)
+                              if len(w) >= 5 and w.lower() not in _FUNCTION_WORDS))
+
+
+def content_bigrams(question: str) -> list[str]:
+    """Adjacent pairs of content words ("dialectical behavior", "behavior therapy") — a topic's name is often
+    a phrase of common words the book never puts together."""
+    plain = _CODE_SPAN.sub(" ", _POSSESSIVE.sub("", _FENCED.sub(" ", question)))
+    words = [w.lower() for w in _WORD.findall(plain)]
+    return list(dict.fromkeys(f"{a} {b}" for a, b in zip(words, words[1:])
+                              if len(a) >= 4 and len(b) >= 4 and a not in _FUNCTION_WORDS
+                              and b not in _FUNCTION_WORDS))
+
+
+RARE_WORD_PIECES = 3  # a word the embedder's vocabulary splits into this many pieces is not everyday English
+
+
+@dataclass(frozen=True)
+class Absence:
+    """What a question names that the books in scope never mention (the inputs of ``core.retrieval.coverage``).
+
+    ``terms``: specific terms (code, names, acronyms, quoted, rare words); ``words``: any content word of five
+    letters or more; ``phrases_missing`` of ``phrases``: adjacent content-word pairs never found together.
+    """
+
+    terms: tuple[NamedTerm, ...] = ()
+    words: tuple[str, ...] = ()
+    rare_words: tuple[str, ...] = ()
+    phrases: int = 0
+    phrases_missing: int = 0
+
+    @property
+    def named(self) -> tuple[str, ...]:
+        """The absent terms and rare words, as the refusal names them."""
+        return tuple(dict.fromkeys([t.text for t in self.terms] + list(self.rare_words)))
+
+
+def absence(question: str, mentioned: Callable[[str, bool], bool],
+            pieces: Callable[[str], int] | None = None) -> Absence:
+    """What ``question`` names that the books never mention: ``mentioned(phrase, exact_case)`` is the keyword
+    index's phrase look-up, ``pieces(word)`` the embedder's word-piece count (None: no rare words)."""
+    is_rare = (lambda w: pieces(w) >= RARE_WORD_PIECES) if pieces is not None else None
+    terms = absent_terms(named_terms(question, is_rare), mentioned)
+    words = tuple(w for w in content_words(question) if not mentioned(w, False))
+    rare = tuple(w for w in words if is_rare is not None and is_rare(w))
+    bigrams = content_bigrams(question)
+    missing = sum(1 for g in bigrams if not mentioned(g, False))
+    return Absence(terms, words, rare, len(bigrams), missing)
+
+
+__all__ = ["Absence", "NamedTerm", "RARE_WORD_PIECES", "TermKind", "absence", "absent_terms", "content_bigrams",
+           "content_words", "named_terms"]

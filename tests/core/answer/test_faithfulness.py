@@ -1,0 +1,29 @@
+"""Sentences that keep a source's words but change its meaning are caught."""
+from __future__ import annotations
+
+from core.answer.faithfulness import conflict, definition_subject, negated
+
+SOURCE = "Energy is the capacity to do work. Kinetic energy is the energy of motion. It grows with 2 things."
+
+
+def test_the_right_definition_attached_to_the_wrong_term():
+    assert conflict("The kinetic energy of an object is the capacity to do work.",
+                    "Energy is the capacity to do work.", SOURCE, "What is kinetic energy?") == "subject"
+    assert conflict("Energy is the capacity to do work.", "Energy is the capacity to do work.", SOURCE) is None
+    assert conflict("Kinetic energy is the energy an object has because of its motion.",
+                    "Kinetic energy is the energy of motion.", SOURCE) is None
+
+
+def test_flipped_negation_and_invented_numbers():
+    assert conflict("Energy is not the capacity to do work.", "Energy is the capacity to do work.", SOURCE) == \
+        "negation"
+    assert conflict("It grows with 3 things.", "It grows with 2 things.", SOURCE) == "number"
+    assert conflict("It grows with two things.", "It grows with 2 things.", SOURCE) is None
+    assert conflict("Question 7 asks about energy of motion.", "Kinetic energy is the energy of motion.", SOURCE,
+                    "Answer question 7") is None
+
+
+def test_helpers():
+    assert negated("It doesn't move") and negated("never") and not negated("a note on energy")
+    assert definition_subject("Kinetic energy is the energy of motion.") == "Kinetic energy"
+    assert definition_subject("Because it moves, it has energy.") is None

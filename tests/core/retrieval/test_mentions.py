@@ -1,0 +1,57 @@
+"""What a question names, and which of it the book never mentions."""
+from __future__ import annotations
+
+from core.retrieval.mentions import Absence, NamedTerm, TermKind, absence, absent_terms, content_bigrams, named_terms
+
+
+def texts(question: str, **kw) -> list[tuple[str, str]]:
+    return [(t.text, t.kind) for t in named_terms(question, **kw)]
+
+
+def test_code_names_acronyms_and_quotes():
+    assert texts("How do I use the tokio::select! macro with `join_all`?") == [
+        ("join_all", TermKind.CODE), ("tokio::select!", TermKind.CODE)]
+    assert ("#[repr(C)]", TermKind.CODE) in texts("What does #[repr(C)] guarantee about layout?")
+    assert texts("What does the DSM-5 say about it?") == [("DSM-5", TermKind.ACRONYM)]
+    assert ("Buchwald–Hartwig", TermKind.NAME) in texts("How does the Buchwald–Hartwig amination work?")
+    assert ("the mere exposure", TermKind.QUOTED) in texts('What is "the mere exposure" idea?')
+
+
+def test_sentence_starts_and_abbreviations():
+    # a capitalised first word is not a name, but "Chadha" after "v." is
+    assert texts("Explain why plants are green.") == []
+    assert ("Chadha", TermKind.NAME) in texts("What did the Court decide in INS v. Chadha?")
+    assert ("Wisconsin Card Sorting Test", TermKind.NAME) in texts("What does the Wisconsin Card Sorting Test measure?")
+
+
+def test_a_pasted_program_and_possessives_are_not_terms():
+    q = "What does this print?\n\n```\nfn print_letters() { let wait_all = 1; }\n```\nCall `print_letters()`."
+    assert texts(q) == []
+    assert texts("Explain Rayner’s experiment") == [("Rayner", TermKind.NAME)]
+
+
+def test_rare_words_come_from_the_embedder_vocabulary():
+    pieces = {"photoredox": 3, "energy": 1}
+    assert texts("How does photoredox catalysis use energy?", is_rare=lambda w: pieces.get(w, 1) >= 3) == [
+        ("photoredox", TermKind.RARE)]
+
+
+def test_absent_terms_match_acronyms_with_their_case():
+    calls = []
+
+    def mentioned(text: str, exact: bool) -> bool:
+        calls.append((text, exact))
+        return text in {"INS"} and not exact or text == "Court"
+    terms = [NamedTerm("INS", TermKind.ACRONYM), NamedTerm("Court", TermKind.NAME)]
+    assert [t.text for t in absent_terms(terms, mentioned)] == ["INS"]
+    assert ("INS", True) in calls
+
+
+def test_absence_counts_words_and_phrases():
+    book = {"behavior", "therapy", "behavior therapy", "skills", "people", "teach"}
+    result = absence("What skills does dialectical behavior therapy teach people?",
+                     lambda text, exact: text.lower() in book, pieces=lambda w: 4 if w == "dialectical" else 1)
+    assert isinstance(result, Absence)
+    assert result.words == ("dialectical",) and result.rare_words == ("dialectical",)
+    assert result.phrases == len(content_bigrams("What skills does dialectical behavior therapy teach people?"))
+    assert result.phrases_missing >= 1 and "dialectical" in result.named
