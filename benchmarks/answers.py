@@ -79,10 +79,21 @@ def answers(tutor: Tutor, book: str, n: int, book_id: str, log_rows: list) -> di
     return summarize_answers(judged)
 
 
-def refusal(tutor: Tutor, book: str, book_id: str, n: int) -> dict:
+def refusal(tutor: Tutor, book: str, book_id: str, n: int, log_rows: list) -> dict:
+    """Near-domain questions asked end to end (declined before the model, or after it when nothing it wrote
+    is grounded or it says the passages do not answer), and the coverage decision alone on ``n`` in-book ones."""
     in_book = [q.text() for q in spread(load_questions(BENCH / book / "questions.jsonl"), n)]
     off = [r["question"] for r in load_jsonl(DATA / "offbook" / f"{book}.jsonl")]
-    return refusal_metrics(tutor, in_book, off, book_id=book_id)
+    out = refusal_metrics(tutor, in_book, [], book_id=book_id)
+    declined = 0
+    for q in off:
+        answer, _ = ask_once(tutor, q, book_id=book_id)
+        declined += answer.refused
+        log_rows.append({"book": book, "model": tutor.model_name, "near_domain": True, "question": q,
+                         "refused": answer.refused, "answer": answer.text,
+                         "citations": [{"n": c.n, "page": c.printed_page, "quote": c.quote} for c in answer.citations]})
+    return {**out, "off_book": len(off), "off_book_declined": declined,
+            "recall": round(declined / len(off), 3) if off else 0.0}
 
 
 def main() -> int:
@@ -112,8 +123,7 @@ def main() -> int:
                 keyed = [q for q in load_questions(BENCH / book / "questions.jsonl") if q.choices and q.answer_letter]
                 if keyed:
                     row["multiple_choice"] = multiple_choice(tutor, spread(keyed, args.mc), book_id=book_id)
-                if key == args.models.split(",")[0]:
-                    row["refusal"] = refusal(tutor, book, book_id, args.refusal)
+                row["refusal"] = refusal(tutor, book, book_id, args.refusal, report["answers"])
                 print(f"{book} {key}: {json.dumps({k: v for k, v in row.items()}, default=str)[:600]}  [{load()}]",
                       flush=True)
                 lib.close()
@@ -128,7 +138,8 @@ def main() -> int:
 
 def table(report: dict) -> str:
     lines = ["| book | model | key-term recall | keyed option with / without the book | gold pages cited | "
-             "sentences supported | near-domain declined / in-book declined | first token / whole answer p50 |",
+             "sentences supported | near-domain declined / in-book declined (coverage + keyed answers) | "
+             "first token / whole answer p50 |",
              "|---|---|---|---|---|---|---|---|"]
     for book, per_model in report["books"].items():
         for model, row in per_model.items():
@@ -137,7 +148,8 @@ def table(report: dict) -> str:
                 f"{a['key_term_recall']:.2f} ({a['keyed_questions']})"
             choice = f"{mc['accuracy_with_book']:.2f} / {mc['accuracy_without_book']:.2f} ({mc['questions']})" \
                 if mc else "—"
-            refused = f"{r['recall']:.2f} / {r['in_book_declined_rate']:.2f}" if r else ""
+            refused = f"{r['recall']:.2f} / {r['in_book_declined_rate']:.2f} + {a['refused']}/{a['questions']}" \
+                if r else ""
             support = a.get("sentences_supported_share")
             lines.append(f"| {book} | {model} | {recall} | {choice} | {a['answers_citing_gold_pages']:.2f} | "
                          f"{'—' if support is None else f'{support:.2f}'} | {refused} | "

@@ -33,7 +33,8 @@ from benchmarks.common import dev_parser  # noqa: E402
 from core.evaluation.retrieval import evaluate, format_table, load_questions  # noqa: E402
 from core.library import Library  # noqa: E402
 from core.models import Hit  # noqa: E402
-from core.retrieval.rescoring import CrossEncoderRescorer, SignalBlend, blend_scores, minmax  # noqa: E402
+from core.retrieval.rescoring import CrossEncoderRescorer, SignalBlend, blend_scores
+from core.retrieval.fusion import minmax  # noqa: E402
 
 BENCH = REPO.parent / "shared" / "bench"
 _SPLIT = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\[(])")

@@ -49,7 +49,8 @@ def build_asker(library: Library, settings: AppSettings) -> Asker:
     explain it.  Nothing loads yet: the window prewarms the model on its own thread, and a default model
     that turns out to be missing makes the tutor answer with quotes from the book and a notice.
     """
-    from core.answer.tutor import AnswerSettings, Tutor
+    from core.answer.preparation import AnswerSettings
+    from core.answer.tutor import Tutor
     from core.llm.choice import Quality, resolve_model
     from core.llm.model import LocalModel
 

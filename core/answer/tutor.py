@@ -22,23 +22,23 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any
 
-import numpy as np
 
-from core.answer.attribution import (BEYOND_BOOK_LABEL, SourceSentence, Support, attribute, best_quotes,
-                                     build_citations, complete_sentences, render, sentence_candidates, split_answer)
+from core.answer.attribution import (BEYOND_BOOK_LABEL, Support, attribute, best_quotes, build_citations,
+                                     complete_sentences, render, split_answer)
 from core.answer.followup import rewrite_followup
 from core.answer.markers import MarkerFilter, ParagraphGate, strip_source_tags
-from core.answer.prompt import SYSTEM_PROMPT, fit_prompt, wants_detail
-from core.answer.replies import extractive_text, preview_citation, refusal_text, section_name, stream_words
+from core.answer.preparation import AnswerSettings, Prepared, embed_candidates, prepare
+from core.answer.prompt import SYSTEM_PROMPT
+from core.answer.replies import (extractive_text, preview_citation, refusal_text, says_not_covered, section_name,
+                                 stream_words)
 from core.errors import LanternError, ModelUnavailableError
 from core.llm.model import LocalModel
 from core.llm.settings import LLMSettings, PromptTooLongError
-from core.models import Answer, AnswerEvent, AnswerEventKind, Chunk, Source, Turn
+from core.models import Answer, AnswerEvent, AnswerEventKind, Source, Turn
 from core.retrieval import coverage as _coverage
-from core.retrieval.context import approx_tokens, build_sources
 from core.retrieval.mentions import Absence, absence
 
 log = logging.getLogger(__name__)
@@ -48,37 +48,6 @@ CancelFn = Callable[[], bool]
 
 def _never() -> bool:
     return False
-
-
-@dataclass(frozen=True)
-class AnswerSettings:
-    """How the tutor answers.  The source budget is what keeps the first token fast on 2 cores:
-    Qwen2.5-0.5B evaluates ~96 prompt tokens/s there, so ~320 tokens of sources plus the question ≈ 4 s."""
-
-    k: int = 4  # passages retrieved
-    max_sources: int = 3  # passages given to the model
-    source_tokens: int = 320  # all passages together (model tokens)
-    per_source_tokens: int = 150
-    answer_tokens: int = 180  # two to six sentences; the answer is cut at its last whole sentence beyond this
-    detail_tokens: int = 450  # when the student asks for steps or detail
-    temperature: float = 0.2
-    beyond_book: bool = False  # allow labelled general-knowledge answers when the book falls short
-    drop_unsupported: bool = True  # remove sentences nothing in the sources supports
-    neighbour_radius: int = 1  # small-to-big: neighbouring chunks a passage may grow into
-
-
-@dataclass
-class Prepared:
-    """Working state of one ``ask``: filled step by step (so not frozen), never leaves ``core.answer.tutor``."""
-
-    sources: tuple[Source, ...]
-    messages: list[dict[str, str]]
-    pool: tuple[Chunk, ...]  # the hits' neighbours: where a quote's page is looked up
-    max_tokens: int = 0  # the answer's token budget
-    finish_reason: str = ""  # why the model stopped ("length": the budget cut it)
-    candidates: list[SourceSentence] = field(default_factory=list)
-    question_sims: np.ndarray | None = None  # cosine(question, candidate j)
-    answer_sims: np.ndarray | None = None  # cosine(answer sentence i, candidate j)
 
 
 class Tutor:
@@ -170,7 +139,7 @@ class Tutor:
 
     def sources(self, question: str, hits: Sequence[Any]) -> tuple[Any, ...]:
         """The numbered sources ``ask`` would give the model for ``question`` and these hits (same budget)."""
-        return self._prepare(question, hits, False, True).sources
+        return prepare(self, question, hits, beyond_note=False, use_model=True).sources
 
     def ask(self, question: str, *, book_id: str | None = None, chapters: tuple[str, ...] = (),
             pages: tuple[int, int] | None = None, cancel: CancelFn = _never,
@@ -223,10 +192,10 @@ class Tutor:
 
         error: LanternError | None = self.model_error()
         try:
-            prep = self._prepare(query, hits, beyond, error is None)
+            prep = prepare(self, query, hits, beyond_note=beyond, use_model=error is None)
         except ModelUnavailableError as exc:  # the header was fine but llama.cpp cannot read the vocabulary
             error = self._model_error = exc
-            prep = self._prepare(query, hits, beyond, False)
+            prep = prepare(self, query, hits, beyond_note=beyond, use_model=False)
         stream = None
         if error is None and prep.messages:
             try:  # starts prompt evaluation on the model's thread; the quotes below overlap with it
@@ -253,11 +222,11 @@ class Tutor:
                 if cancel():
                     return
             if error is not None or stream is None or raw is None:
-                self._embed_candidates(query, prep)
+                embed_candidates(self.embedder, query, prep)
                 quotes = best_quotes(query, prep.candidates, prep.question_sims)
                 yield from self._extractive(base, prep, sources, quotes, error, cancel, timings, ms, conversation_id)
                 return
-            answer = self._finish(base, raw, prep, sources, beyond, not verdict.covered, timings, ms)
+            answer = self._finish(base, raw, prep, sources, beyond, verdict, timings, ms)
         finally:
             if stream is not None:
                 stream.close()
@@ -265,38 +234,6 @@ class Tutor:
         yield AnswerEvent(AnswerEventKind.DONE, answer=answer)
 
     # -- steps -----------------------------------------------------------------------------------
-    def _prepare(self, query: str, hits: Sequence[Any], beyond_note: bool, use_model: bool) -> Prepared:
-        s = self.settings
-        count = self.model.count_tokens if use_model else approx_tokens
-        titles = {b.id: b.title for b in self.library.books()}
-        top = list(hits)[: s.k]
-        pool = self.library.neighbour_chunks([h.chunk for h in top], s.neighbour_radius) if top else []
-        sources = build_sources(top, book_titles=titles, neighbours=pool, count_tokens=count,
-                                per_source_tokens=s.per_source_tokens, total_tokens=s.source_tokens,
-                                max_sources=s.max_sources)
-        messages: list[dict[str, str]] = []
-        detail = wants_detail(query)
-        max_tokens = s.detail_tokens if detail else s.answer_tokens
-        if use_model and (sources or beyond_note):  # beyond the book, the model may answer without sources
-            messages, sources = fit_prompt(query, sources, max_tokens=self.model.n_ctx - max_tokens,
-                                           count_tokens=count, beyond_book=beyond_note, detail=detail,
-                                           count_messages=self.model.count_chat_tokens)
-        return Prepared(sources=tuple(sources), messages=messages, pool=tuple(pool), max_tokens=max_tokens,
-                        candidates=sentence_candidates(sources))
-
-    def _embed_candidates(self, query: str, prep: Prepared, answer: Sequence[str] = ()) -> None:
-        """Embed the question, every source sentence and the answer's sentences in one batch."""
-        texts = [query] + [c.text for c in prep.candidates] + list(answer)
-        try:
-            vectors = self.embedder.encode(texts)
-        except Exception as exc:  # a broken embedder must not cost the student the answer
-            log.warning("no sentence embeddings for attribution (%s); using word overlap only", exc)
-            return
-        m = len(prep.candidates)
-        cands = vectors[1:1 + m]
-        prep.question_sims = cands @ vectors[0]
-        prep.answer_sims = vectors[1 + m:] @ cands.T if answer else None
-
     def _stream(self, stream: Any, prep: Prepared, cancel: CancelFn, timings: dict[str, float],
                 ms: Callable[[], float], beyond: bool) -> Iterator[AnswerEvent]:
         marker_filter = MarkerFilter({s.n for s in prep.sources})
@@ -319,6 +256,7 @@ class Tutor:
         stats = getattr(stream, "stats", None)
         if stats is not None:
             prep.finish_reason = stats.finish_reason or ""
+            timings["prompt_tokens"] = getattr(stats, "evaluated_tokens", 0)  # uncached: what the first word waited for
             log.info("answer: %d prompt tokens (%d cached), %d generated, first token %.2fs, %s",
                      stats.prompt_tokens, stats.cached_tokens, stats.completion_tokens, stats.first_token_s,
                      stats.finish_reason)
@@ -326,12 +264,13 @@ class Tutor:
         return "".join(pieces)
 
     def _finish(self, base: Answer, raw: str, prep: Prepared, sources: tuple[Source, ...], beyond: bool,
-                uncovered: bool, timings: dict[str, float], ms: Callable[[], float]) -> Answer:
+                verdict: Any, timings: dict[str, float], ms: Callable[[], float]) -> Answer:
         t = time.perf_counter()
+        uncovered = not verdict.covered
         if prep.finish_reason == "length":  # the budget cut a sentence: keep the whole ones
             raw = complete_sentences(raw)
         sentences = split_answer(strip_source_tags(raw))
-        self._embed_candidates(base.search_question, prep, [s for _, s, _ in sentences])
+        embed_candidates(self.embedder, base.search_question, prep, [s for _, s, _ in sentences])
         sims = prep.answer_sims
         passages = {s.n: s.text for s in sources}
         attributed = attribute(sentences, passages, prep.candidates, sims, beyond_book=beyond,
@@ -340,6 +279,10 @@ class Tutor:
             attributed = [replace(a, support=Support.WEAK) if a.support is Support.NONE else a for a in attributed]
         supported = [a for a in attributed if a.support is Support.SUPPORTED]
         notice = ""
+        if not beyond and (says_not_covered(raw) or (not supported and verdict.score < self.settings.grounded_keep)):
+            # The model says the passages do not answer it, or nothing it wrote is backed by them and retrieval
+            # was not sure either: the book does not answer this question.
+            return self._declined(base, verdict, timings, ms)
         if supported or uncovered:
             text = render(attributed)
         else:  # nothing the model wrote is backed by the book: show the book's own sentences instead
@@ -357,6 +300,12 @@ class Tutor:
                        unsupported=tuple(a.text for a in attributed if a.support is Support.WEAK),
                        dropped=tuple(a.text for a in attributed if a.support is Support.NONE),
                        model=self.model_name, timings_ms=tuple(timings.items()))
+
+    def _declined(self, base: Answer, verdict: Any, timings: dict[str, float], ms: Callable[[], float]) -> Answer:
+        nearest = tuple(section_name(h.chunk) for h in verdict.nearest)
+        timings["total_ms"] = ms()
+        return replace(base, text=refusal_text(nearest, absent=verdict.absent_terms), refused=True,
+                       nearest_sections=nearest, model=self.model_name, timings_ms=tuple(timings.items()))
 
     def _extractive(self, base: Answer, prep: Prepared, sources: tuple[Source, ...], quotes: dict,
                     error: LanternError | None, cancel: CancelFn, timings: dict[str, float],

@@ -7,7 +7,8 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from core.answer.tutor import AnswerSettings, Tutor
+from core.answer.preparation import AnswerSettings
+from core.answer.tutor import Tutor
 from core.cli.output import answer_record, emit, json_flag, preview_line, print_answer_tail
 from core.errors import LanternError
 from core.library import Library

@@ -9,8 +9,11 @@ from core.cli.output import emit, hit_record, json_flag, reranker_flag
 from core.errors import LanternError
 from core.evaluation.answers import evaluate_answers, format_answer_report, refusal_metrics, spread
 from core.evaluation.choices import multiple_choice
+from core.evaluation.keys import load_keys
 from core.evaluation.retrieval import coverage_rates, evaluate, format_coverage, format_table, load_questions
 from core.library import Library
+from core.llm.choice import Quality, resolve_model
+from core.llm.model import LocalModel
 from core.models import ChunkRole, SearchMode
 from core.retrieval.coverage import DEFAULT_THRESHOLD, assess
 from core.retrieval.rescoring import reranker_from_setting
@@ -46,7 +49,10 @@ def add_parsers(sub: Any) -> None:
                    help="also answer N questions (spread over the set) with the local model: citation validity, "
                         "citation in the gold section, multiple-choice accuracy with and without the book, "
                         "and (with --offbook) refusal precision/recall")
-    p.add_argument("--model", metavar="PATH|KEY", help="chat model for --answers (default: the configured one)")
+    p.add_argument("--keys", metavar="FILE.jsonl", help="answer keys for --answers (benchmarks/data/answer_keys/): "
+                   "key-term recall of the free-form answers; the keyed questions are asked first")
+    p.add_argument("--model", metavar="PATH|KEY", help="chat model for --answers (default: the one chosen for this "
+                   "computer)")
     reranker_flag(p)
     json_flag(p)
 
@@ -142,14 +148,17 @@ def cmd_eval(lib: Library, args: argparse.Namespace) -> int:
 def _eval_answers(lib: Library, args: argparse.Namespace, questions, book: str | None) -> dict:
     """``lantern eval --answers N``: the tutor end to end on N questions, multiple choice, refusal."""
 
-    tutor = Tutor(lib, args.model)
+    llm, _ = resolve_model(args.model, quality=Quality.from_env())
+    tutor = Tutor(lib, LocalModel(llm))
     try:
         error = tutor.model_error()
         if error is not None:
             raise LanternError(f"--answers needs a chat model: {error.message}")
         tutor.prewarm().result()  # as the app does at start-up: the fixed instructions are cached
         out: dict = {"model": tutor.model_name}
-        out["answers"] = evaluate_answers(tutor, spread(questions, args.answers), book_id=book)
+        keys = load_keys(args.keys) if args.keys else {}
+        asked = [q for q in questions if q.qid in keys] or questions
+        out["answers"] = evaluate_answers(tutor, spread(asked, args.answers), book_id=book, keys=keys)
         keyed = [q for q in questions if q.choices and q.answer_letter]
         out["multiple_choice"] = multiple_choice(tutor, spread(keyed, args.answers), book_id=book)
         if args.offbook:

@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from core.answer.attribution import split_answer
 from core.answer.followup import rewrite_followup
 from core.answer.markers import parse_citations
 from core.evaluation.keys import AnswerKey, key_term_recall
@@ -69,6 +70,8 @@ class AnswerOutcome:
     flagged: int
     dropped: int
     key_recall: float | None = None
+    sentences: int = 0  # sentences of the answer the student reads
+    prompt_tokens: int = 0  # prompt tokens the model evaluated before its first word (not cached)
 
 
 def judge_answer(library: Any, q: GoldQuestion, answer: Answer, sources_ms: float,
@@ -90,7 +93,9 @@ def judge_answer(library: Any, q: GoldQuestion, answer: Answer, sources_ms: floa
                          gold_pages_cited=any(on_gold_pages(c.page_start, c.page_end, q) for c in answer.citations),
                          sources_ms=sources_ms, first_token_ms=answer.timings.get("first_token_ms"),
                          total_ms=answer.timings.get("total_ms"), supported=len(answer.supported),
-                         flagged=len(answer.unsupported), dropped=len(answer.dropped), key_recall=recall)
+                         flagged=len(answer.unsupported), dropped=len(answer.dropped), key_recall=recall,
+                         sentences=len(split_answer(answer.text)) if not answer.refused else 0,
+                         prompt_tokens=int(answer.timings.get("prompt_tokens", 0)))
 
 
 def ask_once(tutor: Any, question: str, **scope: Any) -> tuple[Answer, float]:
@@ -132,6 +137,9 @@ def summarize_answers(rows: Sequence[AnswerOutcome]) -> dict[str, Any]:
         "first_token_p50_ms": round(percentile(first, 50), 1), "first_token_p95_ms": round(percentile(first, 95), 1),
         "total_p50_ms": round(percentile(whole, 50), 1), "total_p95_ms": round(percentile(whole, 95), 1),
         "sources_p50_ms": round(percentile(srcs, 50), 1),
+        "sentences_p50": percentile(sorted(r.sentences for r in answered), 50),
+        "sentences_max": max((r.sentences for r in answered), default=0),
+        "prompt_tokens_p50": percentile(sorted(r.prompt_tokens for r in answered if r.prompt_tokens), 50),
         "sentences_dropped": sum(r.dropped for r in rows), "sentences_flagged": sum(r.flagged for r in rows),
     }
 

@@ -1,8 +1,11 @@
-"""Fusing ranked lists: reciprocal rank fusion of ids, and of whole hit lists (a question and its facets)."""
+"""Fusing ranked lists: reciprocal rank fusion of ids and of whole hit lists (a question and its facets), and
+the min-max scaling score-level fusion starts from."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
+
+import numpy as np
 
 from core.models import Hit
 
@@ -44,3 +47,13 @@ def fuse_hits(rankings: Sequence[Sequence[Hit]], *, k: int = 60, weights: Sequen
 def renumber(hits: Sequence[Hit]) -> list[Hit]:
     """The hits with ranks 1..n in list order (a hit already at its rank is kept as is)."""
     return [h if h.rank == i else replace(h, rank=i) for i, h in enumerate(hits, start=1)]
+
+
+def minmax(values: Sequence[float | None]) -> np.ndarray:
+    """Scale to [0, 1] over the list; a missing value (None/NaN) becomes 0, a constant list all 1."""
+    x = np.array([np.nan if v is None else float(v) for v in values], dtype=np.float64)
+    if x.size == 0 or np.all(np.isnan(x)):
+        return np.zeros(x.shape)
+    lo, hi = np.nanmin(x), np.nanmax(x)
+    y = (x - lo) / (hi - lo) if hi > lo else np.where(np.isnan(x), np.nan, 1.0)
+    return np.nan_to_num(y, nan=0.0)

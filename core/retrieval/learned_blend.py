@@ -1,5 +1,5 @@
 """Fusion that adapts to the question: a linear re-scorer over the candidates' own evidence, fitted on the
-dev books one book left out at a time (``benchmarks/retrieval.py --fit``).
+dev books one book left out at a time (``benchmarks/retrieval_books.py --fit``).
 
 Fixed-weight RRF drags the better retriever down when the other is weak (code, paraphrase, a book whose
 keyword index matches little).  ``LearnedBlend`` scores each of the best ``top_n`` hybrid candidates from
@@ -18,27 +18,14 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from core.models import Hit
-from core.retrieval.cross_encoder import OnnxCrossEncoder, bundled_reranker_dir, passage_text
+from core.retrieval.cross_encoder import OnnxCrossEncoder, passage_text
+from core.retrieval.fusion import minmax
 
 log = logging.getLogger(__name__)
 
 FEATURES = ("keyword", "vector", "fused_rank", "section_keyword", "section_vector", "cross_encoder",
             "keyword_x_agreement", "vector_x_disagreement", "keyword_missing")
 AGREEMENT_DEPTH = 10
-
-# Fitted on all five dev books (``benchmarks/retrieval.py --fit``; pairwise logistic loss on each
-# question's gold vs non-gold candidates).  README "Retrieval" gives the leave-one-book-out numbers.
-WEIGHTS_WITH_CROSS_ENCODER: dict[str, float] = {}
-WEIGHTS_WITHOUT_CROSS_ENCODER: dict[str, float] = {}
-
-
-def _minmax(values: Sequence[float | None]) -> np.ndarray:
-    x = np.array([np.nan if v is None else float(v) for v in values], dtype=np.float64)
-    if x.size == 0 or np.all(np.isnan(x)):
-        return np.zeros(x.shape)
-    lo, hi = np.nanmin(x), np.nanmax(x)
-    y = (x - lo) / (hi - lo) if hi > lo else np.where(np.isnan(x), np.nan, 1.0)
-    return np.nan_to_num(y, nan=0.0)
 
 
 def agreement(hits: Sequence[Hit], depth: int = AGREEMENT_DEPTH) -> float:
@@ -56,15 +43,15 @@ def agreement(hits: Sequence[Hit], depth: int = AGREEMENT_DEPTH) -> float:
 def candidate_features(hits: Sequence[Hit]) -> np.ndarray:
     """One row of ``FEATURES`` per hit (the order of ``FEATURES``); scores are scaled over ``hits``."""
     stages = [dict(h.stage_scores) for h in hits]
-    kw = _minmax([s.get("keyword") for s in stages])
-    vec = _minmax([s.get("vector") for s in stages])
+    kw = minmax([s.get("keyword") for s in stages])
+    vec = minmax([s.get("vector") for s in stages])
     agree = agreement(hits)
     columns = {
         "keyword": kw, "vector": vec,
         "fused_rank": 1.0 / np.arange(1, len(hits) + 1),
-        "section_keyword": _minmax([s.get("section_keyword") for s in stages]),
-        "section_vector": _minmax([s.get("section_vector") for s in stages]),
-        "cross_encoder": _minmax([s.get("cross_encoder") for s in stages]),
+        "section_keyword": minmax([s.get("section_keyword") for s in stages]),
+        "section_vector": minmax([s.get("section_vector") for s in stages]),
+        "cross_encoder": minmax([s.get("cross_encoder") for s in stages]),
         "keyword_x_agreement": kw * agree, "vector_x_disagreement": vec * (1 - agree),
         "keyword_missing": np.array([float(s.get("keyword") is None) for s in stages]),
     }
@@ -98,17 +85,6 @@ class LearnedBlend:
         return candidate_features(hits) @ self._vector
 
 
-def default_blend() -> LearnedBlend | None:
-    """The shipped re-scorer: with Lantern's own cross-encoder when it is installed, else without; None when no
-    weights have been fitted."""
-    folder = bundled_reranker_dir()
-    if folder is not None and WEIGHTS_WITH_CROSS_ENCODER:
-        return LearnedBlend(WEIGHTS_WITH_CROSS_ENCODER, OnnxCrossEncoder(folder))
-    if WEIGHTS_WITHOUT_CROSS_ENCODER:
-        return LearnedBlend(WEIGHTS_WITHOUT_CROSS_ENCODER)
-    return None
-
-
 def fit_pairwise(rows: Sequence[tuple[np.ndarray, np.ndarray]], l2: float = 1.0, steps: int = 200) -> np.ndarray:
     """Weights of a linear scorer that ranks gold above non-gold candidates: RankNet-style logistic loss on
     the feature differences of every (gold, non-gold) pair of each question.  ``rows``: per question,
@@ -135,5 +111,4 @@ def fit_pairwise(rows: Sequence[tuple[np.ndarray, np.ndarray]], l2: float = 1.0,
     return w
 
 
-__all__ = ["AGREEMENT_DEPTH", "FEATURES", "LearnedBlend", "WEIGHTS_WITHOUT_CROSS_ENCODER",
-           "WEIGHTS_WITH_CROSS_ENCODER", "agreement", "candidate_features", "default_blend", "fit_pairwise"]
+__all__ = ["AGREEMENT_DEPTH", "FEATURES", "LearnedBlend", "agreement", "candidate_features", "fit_pairwise"]

@@ -30,7 +30,9 @@ import numpy as np
 
 from core.errors import ModelUnavailableError
 from core.models import Hit
-from core.retrieval.cross_encoder import passage_text
+from core.retrieval.cross_encoder import OnnxCrossEncoder, is_onnx_reranker, passage_text
+from core.retrieval.fusion import minmax
+from core.retrieval.learned_blend import LearnedBlend
 
 log = logging.getLogger(__name__)
 
@@ -76,16 +78,6 @@ def rescore(question: str, hits: Sequence[Hit], rescorer: Rescorer) -> list[Hit]
         return list(hits)
     scores = rescorer.scores(question, head)
     return rerank(hits, scores, name=rescorer.name)
-
-
-def minmax(values: Sequence[float | None]) -> np.ndarray:
-    """Scale to [0, 1] over the list; a missing value (None/NaN) becomes 0, a constant list all 1."""
-    x = np.array([np.nan if v is None else float(v) for v in values], dtype=np.float64)
-    if x.size == 0 or np.all(np.isnan(x)):
-        return np.zeros(x.shape)
-    lo, hi = np.nanmin(x), np.nanmax(x)
-    y = (x - lo) / (hi - lo) if hi > lo else np.where(np.isnan(x), np.nan, 1.0)
-    return np.nan_to_num(y, nan=0.0)
 
 
 def blend_scores(hits: Sequence[Hit], vector_weight: float = 0.5) -> np.ndarray:
@@ -153,8 +145,8 @@ class CrossEncoderRescorer:
     both bound the latency, which grows with their product.  With 10 × 128 tokens, a whole
     ``Library.find`` took p50 546–578 ms with a 6-layer MiniLM cross-encoder and 235–257 ms with a
     2-layer one (shared 2-core machine at load 4–5; random weights of the same shapes,
-    ``benchmarks/rescoring.py --cross-encoder``): only the 2-layer size fits the 300 ms budget here.  Thread-safe: one lock serialises
-    loading and inference.  Never downloads: a folder without ``config.json`` raises
+    ``benchmarks/rescoring.py --cross-encoder``): only the 2-layer size fits the 300 ms budget here.
+    Thread-safe: one lock serialises loading and inference.  Never downloads: a folder without ``config.json`` raises
     ``ModelUnavailableError`` before sentence-transformers is imported.
     """
 
@@ -205,7 +197,7 @@ class CrossEncoderRescorer:
         return np.asarray(out, dtype=np.float64).reshape(len(hits), -1)[:, -1].tolist()
 
 
-_shared: dict[Path, CrossEncoderRescorer] = {}
+_shared: dict[Path, Rescorer] = {}
 _shared_lock = threading.Lock()
 
 
@@ -221,8 +213,9 @@ def reranker_from_setting(value: str | None) -> Rescorer | None:
         return SignalBlend()
     path = Path(text).expanduser().resolve()
     with _shared_lock:
-        if path not in _shared:
-            _shared[path] = CrossEncoderRescorer(path)
+        if path not in _shared:  # Lantern's own ONNX re-ranker (packaging/train_reranker.py), or a torch folder
+            _shared[path] = LearnedBlend({"cross_encoder": 1.0}, OnnxCrossEncoder(path), top_n=10) \
+                if is_onnx_reranker(path) else CrossEncoderRescorer(path)
         return _shared[path]
 
 
@@ -232,4 +225,4 @@ def configured_reranker() -> Rescorer | None:
 
 
 __all__ = ["CrossEncoderRescorer", "RERANKER_ENV", "Rescorer", "SignalBlend", "blend_scores", "configured_reranker",
-           "minmax", "rerank", "rescore", "reranker_from_setting"]
+           "rerank", "rescore", "reranker_from_setting"]

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from core.answer.tutor import AnswerSettings, Tutor
+from core.answer.preparation import AnswerSettings
+from core.answer.tutor import Tutor
 from core.retrieval.coverage import Coverage, nearest_sections
 from core.errors import ModelUnavailableError
 from core.models import AnswerEventKind

@@ -17,8 +17,8 @@ import pymupdf
 from core.errors import CorruptFileError, EmptyDocumentError, EncryptedPdfError, ScannedPdfError, TooLargeError
 from core.ingest.pdf import metadata as pdf_metadata
 from core.ingest.pdf.layout import Line, is_toc_page, lines_from_dict, order_boxes
-from core.ingest.pdf.page_labels import (detect_running_lines, infer_printed_labels, is_page_number, labels_from_rules,
-                                         printed_number)
+from core.ingest.pdf.page_labels import (detect_running_lines, infer_printed_labels, is_page_number,
+                                         labels_from_rules, printed_number)
 from core.ingest.pdf.paragraphs import ParaBlock, Vocabulary, build_paragraphs, join_lines, runs_on
 from core.ingest.pdf.structure import (HeadingInfo, OutlineEntry, classify_heading, find_heading_lines,
                                        heading_candidates, norm_text, parse_outline, plausible_headings,

@@ -61,3 +61,11 @@ def test_preview_is_the_best_quote_with_its_page():
     c = preview_citation([a, b], {1: ("Energy is the capacity to do work.", 0.6), 2: ("Work is force times distance.", 0.3)})
     assert c is not None and c.n == 1 and c.printed_page == "4" and c.quote.startswith("Energy")
     assert preview_citation([a], {1: ("Energy is the capacity to do work.", 0.05)}) is None
+
+
+def test_the_model_saying_the_passages_do_not_answer_is_recognised():
+    from core.answer.replies import says_not_covered
+    assert says_not_covered("The textbook passages I found don't cover this.")
+    assert says_not_covered("I cannot answer this from the provided text. It may be ...")
+    assert not says_not_covered("Newton's law does not explain friction. The text says ...")
+    assert not says_not_covered("Energy is the capacity to do work [1].")

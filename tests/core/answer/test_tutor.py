@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from core.answer.tutor import AnswerSettings, Tutor, collect
+from core.answer.preparation import AnswerSettings
+from core.answer.tutor import Tutor, collect
 from core.retrieval.coverage import Coverage, nearest_sections
 from core.errors import ModelUnavailableError
 from core.library import Library

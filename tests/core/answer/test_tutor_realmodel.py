@@ -7,7 +7,8 @@ import time
 import pytest
 
 from core.llm import catalog as mc
-from core.answer.tutor import AnswerSettings, Tutor
+from core.answer.preparation import AnswerSettings
+from core.answer.tutor import Tutor
 from core.answer.markers import parse_citations
 from core.library import Library
 from core.llm.settings import LLMSettings

@@ -44,13 +44,24 @@ def test_signals_read_the_top_hits_only():
     assert signals("memory", []) == CoverageSignals()
 
 
-def test_score_is_monotone_in_every_signal_and_bounded():
+def test_score_rises_with_retrieval_and_falls_with_what_the_book_never_mentions():
     base = CoverageSignals(0.4, 0.3, 0.5)
     s = score(base)
     assert 0.0 < s < 1.0
-    for field in ("vector_max", "vector_mean", "term_coverage"):
+    for field in ("vector_max", "vector_mean"):
         assert score(CoverageSignals(**{**base.__dict__, field: getattr(base, field) + 0.2})) > s
+    for field in ("named_absent", "rare_word_absent", "word_absent", "phrase_absent_share"):
+        assert score(CoverageSignals(**{**base.__dict__, field: 1.0})) < s
     assert score(CoverageSignals(5.0, 5.0, 5.0)) == pytest.approx(1.0)
+
+
+def test_a_question_naming_what_the_book_never_mentions_is_declined_and_named():
+    from core.retrieval.mentions import Absence, NamedTerm, TermKind
+    missing = Absence(terms=(NamedTerm("EMDR", TermKind.ACRONYM),), words=("emdr",), phrases=2, phrases_missing=2)
+    near = [hit(i, h.chunk.text, vector=0.55, section=i) for i, h in enumerate(MEMORY, start=1)]
+    cov = assess("What is EMDR therapy?", near, absence=missing)
+    assert not cov.covered and cov.absent_terms == ("EMDR",)
+    assert assess("What is memory encoding?", near, absence=Absence()).covered
 
 
 def test_a_well_matched_question_is_covered_and_an_unrelated_one_is_not():

@@ -9,8 +9,10 @@ import pytest
 from core.errors import ModelUnavailableError
 from core.library import Library
 from core.models import Chunk, ChunkId, ChunkRole, Hit
-from core.retrieval.rescoring import (RERANKER_ENV, CrossEncoderRescorer, SignalBlend, blend_scores, minmax,
-                                      passage_text, rerank, reranker_from_setting, rescore)
+from core.retrieval.rescoring import (RERANKER_ENV, CrossEncoderRescorer, SignalBlend, blend_scores, rerank,
+                                      reranker_from_setting, rescore)
+from core.retrieval.fusion import minmax
+from core.retrieval.cross_encoder import passage_text
 from tests.core.test_library import BOOK_MD
 from tests.fakes import HashingEmbedder
 

@@ -1,0 +1,97 @@
+"""The passages one answer is built from: numbered sources within the token budget, trimmed to what the
+answer needs, the prompt, the source sentences answer sentences are matched against, and their embeddings.
+
+``prepare`` is the step of ``Tutor.ask`` between retrieval and the model; ``Prepared`` is its working
+state, filled step by step (so not frozen) and never shown outside ``core.answer``.
+"""
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from core.answer.attribution import SourceSentence, best_quotes, sentence_candidates
+from core.answer.prompt import fit_prompt, wants_detail
+from core.answer.replies import trim_sources
+from core.models import Chunk, Source
+from core.retrieval.context import approx_tokens, build_sources
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class AnswerSettings:
+    """How the tutor answers.  The source budget is what keeps the first token fast on 2 cores:
+    Qwen2.5-0.5B evaluates ~96 prompt tokens/s there, so ~320 tokens of sources plus the question ≈ 4 s."""
+
+    k: int = 4  # passages retrieved
+    max_sources: int = 3  # passages given to the model
+    source_tokens: int = 320  # all passages together (model tokens)
+    per_source_tokens: int = 150
+    answer_tokens: int = 180  # two to six sentences; the answer is cut at its last whole sentence beyond this
+    detail_tokens: int = 450  # when the student asks for steps or detail
+    temperature: float = 0.2
+    beyond_book: bool = False  # allow labelled general-knowledge answers when the book falls short
+    drop_unsupported: bool = True  # remove sentences nothing in the sources supports
+    neighbour_radius: int = 1  # small-to-big: neighbouring chunks a passage may grow into
+    trim_sources: bool = True  # leave out passages that answer the question much worse than the best one
+    # An answer none of whose sentences a passage supports is declined as "not in your book" unless the
+    # coverage score is at least this (then the book's own sentences are shown instead).
+    grounded_keep: float = 0.6
+
+
+@dataclass
+class Prepared:
+    """Working state of one ``ask``: filled step by step (so not frozen), never leaves ``core.answer.tutor``."""
+
+    sources: tuple[Source, ...]
+    messages: list[dict[str, str]]
+    pool: tuple[Chunk, ...]  # the hits' neighbours: where a quote's page is looked up
+    max_tokens: int = 0  # the answer's token budget
+    finish_reason: str = ""  # why the model stopped ("length": the budget cut it)
+    candidates: list[SourceSentence] = field(default_factory=list)
+    question_sims: np.ndarray | None = None  # cosine(question, candidate j)
+    answer_sims: np.ndarray | None = None  # cosine(answer sentence i, candidate j)
+
+
+def prepare(tutor: Any, query: str, hits: Sequence[Any], *, beyond_note: bool, use_model: bool) -> Prepared:
+    """Sources (grown small-to-big, trimmed) and, with ``use_model``, the prompt fitted to the model's window."""
+    s, library, model = tutor.settings, tutor.library, tutor.model
+    count = model.count_tokens if use_model else approx_tokens
+    titles = {b.id: b.title for b in library.books()}
+    top = list(hits)[: s.k]
+    pool = library.neighbour_chunks([h.chunk for h in top], s.neighbour_radius) if top else []
+    sources = build_sources(top, book_titles=titles, neighbours=pool, count_tokens=count,
+                            per_source_tokens=s.per_source_tokens, total_tokens=s.source_tokens,
+                            max_sources=s.max_sources)
+    if s.trim_sources:
+        sources = trim_sources(sources, best_quotes(query, sentence_candidates(sources), None))
+    messages: list[dict[str, str]] = []
+    detail = wants_detail(query)
+    max_tokens = s.detail_tokens if detail else s.answer_tokens
+    if use_model and (sources or beyond_note):  # beyond the book, the model may answer without sources
+        messages, sources = fit_prompt(query, sources, max_tokens=model.n_ctx - max_tokens, count_tokens=count,
+                                       beyond_book=beyond_note, detail=detail,
+                                       count_messages=model.count_chat_tokens)
+    return Prepared(sources=tuple(sources), messages=messages, pool=tuple(pool), max_tokens=max_tokens,
+                    candidates=sentence_candidates(sources))
+
+
+def embed_candidates(embedder: Any, query: str, prep: Prepared, answer: Sequence[str] = ()) -> None:
+    """Embed the question, every source sentence and the answer's sentences in one batch (into ``prep``)."""
+    texts = [query] + [c.text for c in prep.candidates] + list(answer)
+    try:
+        vectors = embedder.encode(texts)
+    except Exception as exc:  # a broken embedder must not cost the student the answer
+        log.warning("no sentence embeddings for attribution (%s); using word overlap only", exc)
+        return
+    m = len(prep.candidates)
+    cands = vectors[1:1 + m]
+    prep.question_sims = cands @ vectors[0]
+    prep.answer_sims = vectors[1 + m:] @ cands.T if answer else None
+
+
+__all__ = ["AnswerSettings", "Prepared", "embed_candidates", "prepare"]
