@@ -226,6 +226,7 @@ class MainWindow(QMainWindow):
         self.chat.sectionClicked.connect(self.open_section_named)
         self.chat.streamingChanged.connect(self.stop_action.setEnabled)
         self.study.progressReady.connect(self.sidebar.set_progress)
+        self.study.pageRequested.connect(self.open_citation)
 
     # -- library ------------------------------------------------------------------------------------------------
     def refresh_library(self) -> None:

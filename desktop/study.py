@@ -1,41 +1,43 @@
-"""The Study tab: practice with the book's exercises, flashcard review, quizzes and chapter guides.
+"""The Study tab: practice, flashcard review, quizzes and chapter guides for any book.
 
+Every tool starts from the chapter's lesson (``core.study.lesson``: what the chapter teaches, cached in
+the library), so books without a glossary or exercises get practice, cards, quizzes and a guide too.
 All library and model work runs on ``StudyJobs`` (one background thread, separate from imports and
 the chat model's thread); results come back through queued signals, so slots run on the GUI thread.
-``model_factory`` returns a chat model (or None for the extractive / glossary-based modes); the
-panel opens it lazily, only for quiz generation and feedback, and closes it on ``shutdown``.
+Each tab has a status line that says what it is doing and, when it delivers fewer items than asked,
+why; an empty tab offers the next useful action.  ``model_factory`` returns a chat model (or None);
+the panel opens it lazily, only for quiz generation, and closes it on ``shutdown``.
 """
 from __future__ import annotations
 
-import html
 import logging
 import threading
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import (QButtonGroup, QComboBox, QFileDialog, QHBoxLayout, QLabel, QListWidget,
-                               QListWidgetItem, QPlainTextEdit, QProgressBar, QPushButton, QRadioButton, QSpinBox,
-                               QTabWidget, QTextBrowser, QVBoxLayout, QWidget)
+from PySide6.QtCore import SIGNAL, QUrl, Signal
+from PySide6.QtWidgets import (QComboBox, QFileDialog, QHBoxLayout, QLabel, QListWidgetItem, QTabWidget, QVBoxLayout,
+                               QWidget)
 
+from core.study import render
+from desktop.conversations import CiteRecord
 from desktop.errors import error_text
 from desktop.study_jobs import StudyJobs
+from desktop.study_tabs import cards_tab, guide_tab, practice_tab, quiz_tab
 
 log = logging.getLogger(__name__)
-
-
-def _cite(ref) -> str:
-    return f"<small style='color:#666'>— {html.escape(ref.label)}</small>"
 
 
 class StudyPanel(QWidget):
     """Practice | Cards | Quiz | Guide for one book and chapter (chosen at the top).
 
-    ``progressReady(book_id, {section_id: (heat, text)})`` reports study progress per section (after
-    loading and after every answer or review) for the sidebar's heat-map.
+    ``progressReady(book_id, {section_id: (heat, text)})`` reports study progress per section for the
+    sidebar's heat-map; ``pageRequested(CiteRecord)`` asks the window to open the reader at a cited page
+    (a card's, a quiz proof's, a guide line's); without a listener the panel asks its window directly.
     """
 
     progressReady = Signal(str, object)
+    pageRequested = Signal(object)
 
     def __init__(self, library, *, model_factory: Callable[[], Any] | None = None, parent: QWidget | None = None):
         super().__init__(parent)
@@ -50,6 +52,8 @@ class StudyPanel(QWidget):
         self.due: list = []
         self.questions: list = []
         self.q_index = 0
+        self.guide_refs: list = []
+        self.feedback_refs: list = []
         self._build()
 
     # -- construction ------------------------------------------------------------------------------
@@ -63,119 +67,17 @@ class StudyPanel(QWidget):
         top.addWidget(QLabel("Chapter"))
         top.addWidget(self.chapter, 1)
         self.tabs = QTabWidget()
-        self.tabs.addTab(self._practice_tab(), "Practice")
-        self.tabs.addTab(self._cards_tab(), "Cards")
-        self.tabs.addTab(self._quiz_tab(), "Quiz")
-        self.tabs.addTab(self._guide_tab(), "Guide")
+        self.tabs.addTab(practice_tab(self), "Practice")
+        self.tabs.addTab(cards_tab(self), "Cards")
+        self.tabs.addTab(quiz_tab(self), "Quiz")
+        self.tabs.addTab(guide_tab(self), "Guide")
         layout = QVBoxLayout(self)
         layout.addLayout(top)
         layout.addWidget(self.tabs, 1)
         layout.addWidget(self.status)
         self.book.currentIndexChanged.connect(self._book_changed)
         self.chapter.currentIndexChanged.connect(self._chapter_changed)
-
-    def _practice_tab(self) -> QWidget:
-        w = QWidget()
-        self.exercise_list = QListWidget()
-        self.exercise_text = QTextBrowser()
-        self.answer = QPlainTextEdit()
-        self.answer.setPlaceholderText("Your answer")
-        self.answer.setMaximumHeight(70)
-        self.check_button = QPushButton("Check my answer")
-        self.like_button = QPushButton("Exercises like this")
-        self.feedback = QTextBrowser()
-        buttons = QHBoxLayout()
-        buttons.addWidget(self.check_button)
-        buttons.addWidget(self.like_button)
-        layout = QVBoxLayout(w)
-        for widget, stretch in ((self.exercise_list, 2), (self.exercise_text, 2), (self.answer, 0)):
-            layout.addWidget(widget, stretch)
-        layout.addLayout(buttons)
-        layout.addWidget(self.feedback, 2)
-        self.exercise_list.currentRowChanged.connect(self._exercise_selected)
-        self.check_button.clicked.connect(self.check_answer)
-        self.like_button.clicked.connect(self.show_like)
-        return w
-
-    def _cards_tab(self) -> QWidget:
-        w = QWidget()
-        self.cards_info = QLabel("")
-        self.card_front = QLabel("")
-        self.card_front.setWordWrap(True)
-        self.card_front.setStyleSheet("font-size: 15pt; font-weight: 600")
-        self.card_back = QLabel("")
-        self.card_back.setWordWrap(True)
-        self.card_back.setTextFormat(Qt.TextFormat.RichText)
-        self.show_button = QPushButton("Show answer")
-        self.rate_buttons = {name: QPushButton(name.capitalize()) for name in ("again", "hard", "good", "easy")}
-        self.export_button = QPushButton("Export…")
-        rates = QHBoxLayout()
-        for b in self.rate_buttons.values():
-            rates.addWidget(b)
-            b.setEnabled(False)
-        layout = QVBoxLayout(w)
-        layout.addWidget(self.cards_info)
-        layout.addWidget(self.card_front, 1)
-        layout.addWidget(self.show_button)
-        layout.addWidget(self.card_back, 1)
-        layout.addLayout(rates)
-        layout.addWidget(self.export_button)
-        self.show_button.clicked.connect(self.reveal_card)
-        for name, b in self.rate_buttons.items():
-            b.clicked.connect(lambda _=False, n=name: self.rate_card(n))
-        self.export_button.clicked.connect(self._choose_export)
-        return w
-
-    def _quiz_tab(self) -> QWidget:
-        w = QWidget()
-        self.quiz_count = QSpinBox()
-        self.quiz_count.setRange(1, 30)
-        self.quiz_count.setValue(5)
-        self.generate_button = QPushButton("Make a quiz")
-        self.cancel_button = QPushButton("Cancel")
-        self.cancel_button.setEnabled(False)
-        self.quiz_progress = QProgressBar()
-        self.quiz_progress.hide()
-        self.question = QLabel("")
-        self.question.setWordWrap(True)
-        self.choice_group = QButtonGroup(self)
-        self.choice_buttons = [QRadioButton("") for _ in range(4)]
-        self.submit_button = QPushButton("Check")
-        self.next_button = QPushButton("Next question")
-        self.quiz_result = QLabel("")
-        self.quiz_result.setWordWrap(True)
-        self.quiz_result.setTextFormat(Qt.TextFormat.RichText)
-        row = QHBoxLayout()
-        row.addWidget(QLabel("Questions"))
-        row.addWidget(self.quiz_count)
-        row.addWidget(self.generate_button)
-        row.addWidget(self.cancel_button)
-        layout = QVBoxLayout(w)
-        layout.addLayout(row)
-        layout.addWidget(self.quiz_progress)
-        layout.addWidget(self.question)
-        for i, b in enumerate(self.choice_buttons):
-            self.choice_group.addButton(b, i)
-            layout.addWidget(b)
-            b.hide()
-        nav = QHBoxLayout()
-        nav.addWidget(self.submit_button)
-        nav.addWidget(self.next_button)
-        layout.addLayout(nav)
-        layout.addWidget(self.quiz_result, 1)
-        self.generate_button.clicked.connect(self.make_quiz)
-        self.cancel_button.clicked.connect(self.cancel_event.set)
-        self.submit_button.clicked.connect(self.submit_choice)
-        self.next_button.clicked.connect(self.next_question)
-        self.jobs.emitter.progressed.connect(self._quiz_progressed)
-        return w
-
-    def _guide_tab(self) -> QWidget:
-        w = QWidget()
-        self.guide_view = QTextBrowser()
-        layout = QVBoxLayout(w)
-        layout.addWidget(self.guide_view)
-        return w
+        self.jobs.emitter.progressed.connect(self._progressed)
 
     # -- book and chapter --------------------------------------------------------------------------
     def reload(self) -> None:
@@ -215,10 +117,18 @@ class StudyPanel(QWidget):
     def _chapter_changed(self) -> None:
         if not self.book_id():
             return
+        self.questions, self.q_index = [], 0
+        self._show_question()
+        self.quiz_status.setText("")
         self.load_practice()
         self.load_cards()
         self.load_guide()
         self.refresh_progress()
+
+    def next_chapter(self) -> None:
+        """Empty-state action: move to the next chapter."""
+        if self.chapter.currentIndex() + 1 < self.chapter.count():
+            self.chapter.setCurrentIndex(self.chapter.currentIndex() + 1)
 
     def refresh_progress(self) -> None:
         """Recompute progress per section in the background and emit ``progressReady``."""
@@ -245,33 +155,76 @@ class StudyPanel(QWidget):
                 self._model = self.model_factory()
             return self._model
 
+    def _lesson(self, book: str, chapter: str, progress=None):
+        from core.study.lesson import chapter_lesson
+        return chapter_lesson(self.library, book, chapter, progress=progress)
+
+    # -- opening pages -----------------------------------------------------------------------------
+    def _open_ref(self, ref) -> None:
+        """Open the reader at a study item's page (``pageRequested``, or the window's ``open_citation``)."""
+        if ref is None:
+            return
+        quote = ""
+        if self.due and self.due[0].card.source is ref:
+            quote = self.due[0].card.quote
+        record = CiteRecord(n=1, book_id=ref.book_id, page_start=ref.page_start, page_end=ref.page_start,
+                            printed_page=ref.printed_page, section_title=ref.section_title, label=ref.label,
+                            quote=quote[:200], chunk_id=ref.chunk_id)
+        if self.receivers(SIGNAL("pageRequested(PyObject)")) > 0:
+            self.pageRequested.emit(record)
+            return
+        window = self.window()
+        if window is not self and hasattr(window, "open_citation"):
+            window.open_citation(record)
+
+    def _open_link(self, url: QUrl, refs: list) -> None:
+        scheme, _, value = url.toString().partition(":")
+        if scheme == "page" and value.isdigit() and int(value) < len(refs):
+            ref = refs[int(value)]
+            self._open_ref(getattr(ref, "source", ref))
+        elif scheme == "practice":
+            self.tabs.setCurrentIndex(0)
+            labels = [e.label for e in self.shown]
+            if value in labels:
+                self.exercise_list.setCurrentRow(labels.index(value))
+
     # -- practice ----------------------------------------------------------------------------------
     def load_practice(self) -> None:
+        from core.study.drills import lesson_practice
         from core.study.practice import find_exercises
         book, chapter = self.book_id(), self.chapter_number()
+        self.practice_status.setText(f"Reading chapter {chapter} for exercises and practice…")
 
-        def work(_progress):
-            return find_exercises(self.library.study_chunks(book))
-        self.jobs.submit(work, lambda found: self._show_exercises(found, chapter), self._error)
+        def work(progress):
+            own = [e for e in find_exercises(self.library.study_chunks(book)) if chapter is None
+                   or e.source.chapter == chapter]
+            lesson = self._lesson(book, chapter, progress) if chapter else None
+            return own, (lesson_practice(lesson) if lesson else []), (lesson.size_note if lesson else "")
+        self.jobs.submit(work, lambda found: self._show_exercises(*found, chapter), self._error)
 
-    def _show_exercises(self, found: list, chapter: str | None) -> None:
-        self.exercises = found
-        self._fill_exercises([e for e in found if chapter is None or e.source.chapter == chapter])
+    def _show_exercises(self, own: list, made: list, size_note: str, chapter: str | None) -> None:
+        self.exercises = own + made
+        self._fill_exercises(self.exercises)
+        note = "" if self.exercises else f"It has no exercises, and {size_note}: too little to practise on."
+        self.practice_status.setText(render.practice_summary(len(own), len(made), chapter or "", note))
+        self.next_chapter_button.setVisible(not self.exercises)
 
     def _fill_exercises(self, items: list) -> None:
         self.shown = items
         self.exercise_list.clear()
         for e in items:
-            self.exercise_list.addItem(QListWidgetItem(f"{e.label}  {' '.join(e.text.split())[:90]}"))
-        self.exercise_text.setHtml("" if items else "<i>No exercises found in this chapter.</i>")
+            mark = "" if not e.kind.generated else " ✎"
+            self.exercise_list.addItem(QListWidgetItem(f"{e.label}{mark}  {' '.join(e.text.split())[:90]}"))
+        self.exercise_text.setHtml("" if items else "<i>Nothing to practise in this chapter. Try the next "
+                                                    "chapter, or ask the tutor about it in the Chat tab.</i>")
+        self.check_button.setEnabled(bool(items))
+        self.like_button.setEnabled(bool(items))
         if items:
             self.exercise_list.setCurrentRow(0)
 
     def _exercise_selected(self, row: int) -> None:
         if 0 <= row < len(self.shown):
-            e = self.shown[row]
-            body = html.escape(e.text).replace("\n", "<br>")
-            self.exercise_text.setHtml(f"<b>{html.escape(e.label)}</b><br>{body}<br>{_cite(e.source)}")
+            self.exercise_text.setHtml(render.exercise_html(self.shown[row]))
             self.feedback.clear()
 
     def current_exercise(self):
@@ -282,21 +235,23 @@ class StudyPanel(QWidget):
         from core.study.practice import feedback
         exercise, text = self.current_exercise(), self.answer.toPlainText()
         if exercise is None or not text.strip():
+            self.practice_status.setText("Type your answer first, then check it against the book.")
             return
         self.check_button.setEnabled(False)
-        self.feedback.setHtml("<i>Checking…</i>")
+        self.feedback.setHtml("<i>Checking your answer against the book…</i>")
 
         def work(_progress):
-            fb = feedback(self.library, exercise, text, model=self._chat_model())
+            model = None if exercise.kind.generated else self._chat_model()
+            fb = feedback(self.library, exercise, text, model=model)
             self.library.record_attempt(exercise.source.book_id, "practice", exercise.id,
                                         exercise.source.section_id, fb.score)
             return fb
 
         def done(fb) -> None:
             self.check_button.setEnabled(True)
-            cites = "".join(f"<li>[{c.n}] {html.escape(c.label)}</li>" for c in fb.citations)
-            body = html.escape(fb.text).replace("\n", "<br>")
-            self.feedback.setHtml(f"<b>{fb.verdict.value.capitalize()}</b><br>{body}<ul>{cites}</ul>")
+            self.feedback_refs = list(fb.citations)
+            self.feedback.setHtml(render.feedback_html(fb, code=exercise.kind.value in ("predict_output",
+                                                                                          "worked_example")))
             self.refresh_progress()
 
         def failed(exc) -> None:
@@ -309,35 +264,61 @@ class StudyPanel(QWidget):
         exercise = self.current_exercise()
         if exercise is not None:
             self._fill_exercises([exercise, *exercises_like(self.exercises, exercise, k=5)])
+            self.practice_status.setText(f"Practice like {exercise.label}; change the chapter to see all again.")
 
     # -- cards -------------------------------------------------------------------------------------
-    def load_cards(self) -> None:
-        from core.study.cards import extract_cards
+    def load_cards(self, all_cards: bool = False) -> None:
+        from core.study.cards import lesson_cards
         from core.study.schedule import new_schedule, now_iso
         book, chapter = self.book_id(), self.chapter_number()
+        self.cards_info.setText(f"Making cards from chapter {chapter}…")
 
-        def work(_progress):
+        def work(progress):
             schedule, due = new_schedule()
-            self.library.add_cards(book, extract_cards(self.library.study_chunks(book, chapter=chapter)),
-                                   schedule, due)
-            return self.library.cards(book, chapter=chapter, due_before=now_iso())
-        self.jobs.submit(work, self._show_due, self._error)
+            if chapter:
+                self.library.add_cards(book, lesson_cards(self._lesson(book, chapter, progress)), schedule, due)
+            every = self.library.cards(book, chapter=chapter)
+            now = now_iso()
+            return [c for c in every if all_cards or c.due <= now], every
+        self.jobs.submit(work, lambda result: self._show_due(*result, all_cards=all_cards), self._error)
 
-    def _show_due(self, due: list) -> None:
+    def _show_due(self, due: list, every: list | None = None, all_cards: bool = False) -> None:
+        from core.study.render import plural
         self.due = due
-        self.cards_info.setText(f"{len(due)} cards due")
+        every = every if every is not None else due
         self.card_back.setText("")
         for b in self.rate_buttons.values():
             b.setEnabled(False)
         self.show_button.setEnabled(bool(due))
-        self.card_front.setText(due[0].card.front if due else "No cards due in this chapter.")
+        self.page_button.setEnabled(bool(due))
+        waiting = [c for c in every if c not in due]
+        if due:
+            what = "to review" if all_cards else "due"
+            self.cards_info.setText(f"{plural(len(due), 'card')} {what} ({len(every)} in this chapter); the back "
+                                    "of each is the book's own words, “Open its page” shows where.")
+            self.card_front.setText(due[0].card.front)
+        elif every:
+            nxt = min(c.due for c in waiting)[:10] if waiting else ""
+            self.cards_info.setText(f"No cards due: all {plural(len(every), 'card')} of this chapter are "
+                                    f"scheduled{' (next on ' + nxt + ')' if nxt else ''}.")
+            self.card_front.setText("Nothing to review now.")
+        else:
+            self.cards_info.setText("No cards: this chapter has no definitions, key terms or code examples to "
+                                    "make cards from. Try the next chapter or the Guide.")
+            self.card_front.setText("")
+        self.review_all_button.setVisible(not due and bool(every))
 
     def reveal_card(self) -> None:
         if self.due:
             c = self.due[0].card
-            self.card_back.setText(f"{html.escape(c.back)}<br>{_cite(c.source)}")
+            self.card_back.setText(f"{render.html.escape(c.back)}<br>{render.cite(c.source)}".replace("\n", "<br>"))
             for b in self.rate_buttons.values():
                 b.setEnabled(True)
+
+    def open_card_page(self) -> None:
+        """Open the reader at the current card's page."""
+        if self.due:
+            self._open_ref(self.due[0].card.source)
 
     def rate_card(self, name: str) -> None:
         from core.study.schedule import Rating, now_iso, review
@@ -361,57 +342,66 @@ class StudyPanel(QWidget):
         book = self.library.book(self.book_id())
         cards = self.library.cards(book.id, chapter=self.chapter_number())
         try:
-            export_cards(cards, path, deck_name=f"Lantern: {book.title}", book_id=book.id)
-            self.status.setText(f"Exported {len(cards)} cards to {path}")
+            export_cards(cards, path, deck_name=f"Lantern: {book.title}", book_id=book.id, book_title=book.title)
+            self.status.setText(f"Exported {render.plural(len(cards), 'card')} to {path} (book, chapter, section "
+                                "and page as fields and tags)")
         except Exception as exc:  # a LanternError or an unwritable path
             self._error(exc)
 
     # -- quiz --------------------------------------------------------------------------------------
     def make_quiz(self) -> None:
-        from core.study.quiz import glossary_quiz, model_quiz
+        from core.study.quizgen import lesson_quiz
         book, chapter, n = self.book_id(), self.chapter_number(), self.quiz_count.value()
         self.cancel_event.clear()
         self.generate_button.setEnabled(False)
         self.cancel_button.setEnabled(True)
         self.quiz_progress.show()
         self.quiz_progress.setRange(0, 0)
+        self.quiz_status.setText(f"Reading chapter {chapter}…")
 
         def work(progress):
-            chunks = self.library.study_chunks(book, chapter=chapter)
+            lesson = self._lesson(book, chapter, progress)
             model = self._chat_model()
-            questions: tuple = ()
             if model is not None:
-                questions = model_quiz(model, chunks, n, progress=progress, cancel=self.cancel_event.is_set).questions
-            if len(questions) < n and not self.cancel_event.is_set():
-                questions += glossary_quiz(chunks, n - len(questions)).questions
-            return list(questions)
+                progress(f"writing questions with {getattr(model, 'display_name', 'the model')}", 0, n)
+            return lesson_quiz(lesson, n, model=model, progress=progress, cancel=self.cancel_event.is_set)
         self.jobs.submit(work, self._show_quiz, self._quiz_failed)
 
-    def _quiz_progressed(self, _token: int, done: int, total: int) -> None:
-        if total:
-            self.quiz_progress.setRange(0, total)
-            self.quiz_progress.setValue(done)
+    def _progressed(self, _token: int, stage: str, done: int, total: int) -> None:
+        if not self.generate_button.isEnabled():  # a quiz is being made
+            if total:
+                self.quiz_progress.setRange(0, total)
+                self.quiz_progress.setValue(done)
+            self.quiz_status.setText(f"{stage[:1].upper()}{stage[1:]} — {done} of {total} ready…" if total
+                                     else f"{stage}…")
 
     def _quiz_failed(self, exc: BaseException) -> None:
-        self._show_quiz([])
-        self._error(exc)
+        self._show_quiz(None)
+        self.quiz_status.setText(f"No quiz: {error_text(exc)}")
 
-    def _show_quiz(self, questions: list) -> None:
+    def _show_quiz(self, run) -> None:
         self.generate_button.setEnabled(True)
         self.cancel_button.setEnabled(False)
         self.quiz_progress.hide()
-        self.questions, self.q_index = questions, 0
+        self.questions, self.q_index = (list(run.questions) if run else []), 0
+        if run is not None:
+            self.quiz_status.setText(render.quiz_summary(run.questions, self.quiz_count.value(), run.seconds,
+                                                         run.note))
         self._show_question()
+
+    def _current_question_ref(self):
+        return self.questions[self.q_index].source if self.q_index < len(self.questions) else None
 
     def _show_question(self) -> None:
         self.quiz_result.setText("")
         if self.q_index >= len(self.questions):
-            self.question.setText("No questions." if not self.questions else "End of the quiz.")
+            self.question.setText("" if not self.questions else
+                                  "End of the quiz. Make another one, or review the chapter's cards.")
             for b in self.choice_buttons:
                 b.hide()
             return
         q = self.questions[self.q_index]
-        self.question.setText(f"{self.q_index + 1}/{len(self.questions)}. {q.question}")
+        self.question.setText(render.question_html(q, self.q_index + 1, len(self.questions)))
         self.choice_group.setExclusive(False)
         for b, text in zip(self.choice_buttons, list(q.choices) + [""] * 4):
             b.setChecked(False)
@@ -425,8 +415,7 @@ class StudyPanel(QWidget):
             return None
         q = self.questions[self.q_index]
         ok = grade(q, q.choices[self.choice_group.checkedId()])
-        verdict = "Right!" if ok else f"Not quite: the answer is <b>{html.escape(q.answer)}</b>."
-        self.quiz_result.setText(f"{verdict}<br><i>{html.escape(q.evidence)}</i><br>{_cite(q.source)}")
+        self.quiz_result.setText(render.result_html(q, ok))
         self.library.record_attempt(q.source.book_id, "quiz", q.question[:200], q.source.section_id, float(ok))
         self.refresh_progress()
         return ok
@@ -442,20 +431,21 @@ class StudyPanel(QWidget):
         if not chapter:
             self.guide_view.setHtml("<i>This book has no numbered chapters.</i>")
             return
+        self.guide_status.setText(f"Choosing the key sentences of chapter {chapter}…")
 
-        def work(_progress):
-            return chapter_guide(self.library, book, chapter)
+        def work(progress):
+            return chapter_guide(self.library, book, chapter, progress=progress)
         self.jobs.submit(work, self._show_guide, self._error)
 
     def _show_guide(self, guide) -> None:
-        parts = [f"<h2>Chapter {html.escape(guide.chapter)}: {html.escape(guide.title)}</h2>"]
-        for heading, items in (("Objectives", guide.objectives), ("Summary", guide.summary),
-                               ("Key terms", guide.key_terms)):
-            if items:
-                parts.append(f"<h3>{heading}</h3><ul>")
-                parts += [f"<li>{html.escape(i.text)} {_cite(i.source)}</li>" for i in items]
-                parts.append("</ul>")
-        self.guide_view.setHtml("".join(parts))
+        text, self.guide_refs = render.guide_html(guide)
+        lines = len(guide.summary)
+        self.guide_status.setText(
+            f"{render.plural(len(guide.sections), 'section')}, {render.plural(lines, 'key sentence')} and "
+            f"{render.plural(len(guide.key_terms), 'key term')} — all in the book's own words; click a page to "
+            "read it, “Try this” to practise." if lines else
+            "This chapter has no sentences that read well on their own; open it in the reader instead.")
+        self.guide_view.setHtml(text)
 
     # -- lifecycle ---------------------------------------------------------------------------------
     def forget_model(self) -> None:

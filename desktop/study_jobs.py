@@ -1,5 +1,5 @@
 """The Study tab's background thread: ``StudyJobs.submit(fn, on_done, on_error)`` runs ``fn(progress)``
-on one pool thread (separate from imports and the chat model's thread) and calls back on the GUI thread
+(``progress(stage, done, total)``, re-emitted as ``progressed(token, stage, done, total)``) on one pool thread (separate from imports and the chat model's thread) and calls back on the GUI thread
 through queued signals; workers never touch widgets.
 """
 from __future__ import annotations
@@ -18,7 +18,7 @@ _tokens = itertools.count(1)
 class _Emitter(QObject):
     done = Signal(int, object)
     failed = Signal(int, object)
-    progressed = Signal(int, int, int)
+    progressed = Signal(int, str, int, int)  # token, stage, done, total
 
 
 class _Job(QRunnable):
@@ -28,7 +28,8 @@ class _Job(QRunnable):
 
     def run(self) -> None:
         try:
-            result = self.fn(lambda _stage, done, total: self.emitter.progressed.emit(self.token, done, total))
+            result = self.fn(lambda stage, done, total: self.emitter.progressed.emit(self.token, str(stage), done,
+                                                                                   total))
         except BaseException as exc:  # reported to the GUI, never raised on a pool thread
             log.exception("study job failed")
             self.emitter.failed.emit(self.token, exc)

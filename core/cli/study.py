@@ -10,12 +10,14 @@ from core.cli.output import emit, json_flag
 from core.errors import LanternError, ModelUnavailableError
 from core.llm.model import LocalModel
 from core.llm.settings import LLMSettings
-from core.study.cards import card_from_citation, extract_cards
+from core.study.cards import card_from_citation, lesson_cards
+from core.study.drills import drill_chapter, find_drill, lesson_practice
 from core.study.export import export_cards
 from core.study.guide import chapter_guide, format_guide
+from core.study.lesson import book_chapters, chapter_lesson, merge_lessons
 from core.study.practice import exercises_like, feedback, find_exercise, find_exercises
 from core.study.progress import heat, section_progress
-from core.study.quiz import glossary_quiz, model_quiz
+from core.study.quizgen import lesson_quiz
 from core.study.schedule import Rating, new_schedule, now_iso, review
 
 log = logging.getLogger("lantern.study")
@@ -23,7 +25,8 @@ log = logging.getLogger("lantern.study")
 
 def add_parsers(sub: Any) -> None:
     """Add the study sub-commands to ``sub`` (an argparse sub-parsers object)."""
-    p = sub.add_parser("practice", help="practise with the book's own exercises (feedback cites the book)")
+    p = sub.add_parser("practice", help="practise with the book's exercises, or items made from its text "
+                                        "(answers from the book; feedback cites the page)")
     p.add_argument("book_id", metavar="BOOK_ID")
     p.add_argument("--chapter", metavar="N", help='only chapter N, or an exam scope: "3-5", "3,5"')
     p.add_argument("--like", metavar="EXERCISE", help='exercises like this one ("3.14")')
@@ -55,7 +58,8 @@ def add_parsers(sub: Any) -> None:
     p.add_argument("book_id", metavar="BOOK_ID")
     json_flag(p)
 
-    p = sub.add_parser("guide", help="a chapter's study guide: objectives, summary points, key terms, cited")
+    p = sub.add_parser("guide", help="a chapter's study guide: per section the book's key sentences, key terms, "
+                                     "practice to try; every line cited")
     p.add_argument("book_id", metavar="BOOK_ID")
     p.add_argument("--chapter", metavar="N", required=True, help="the chapter")
     p.add_argument("--refresh", action="store_true", help="rebuild instead of using the cached guide")
@@ -115,6 +119,23 @@ def _progress(stage: str, done: int, total: int) -> None:
             sys.stderr.write("\n")
 
 
+def _find_item(lib, book_id: str, exercises: list, label: str):
+    """A book exercise, or a practice item made from the text ("5.Q3")."""
+    try:
+        return find_exercise(exercises, label)
+    except LanternError:
+        chapter = drill_chapter(label)
+        found = find_drill(chapter_lesson(lib, book_id, chapter), label) if chapter else None
+        if found is None:
+            raise
+        return found
+
+
+def plural(n: int, word: str, words: str | None = None) -> str:
+    """"1 card", "2 cards"."""
+    return f"{n} {word if n == 1 else (words or word + 's')}"
+
+
 def cmd_practice(lib, args: argparse.Namespace) -> int:
 
     book = lib.book(args.book_id)
@@ -122,8 +143,8 @@ def cmd_practice(lib, args: argparse.Namespace) -> int:
     if args.answer is not None or args.exercise:
         if not (args.answer is not None and args.exercise):
             raise LanternError("Give both --exercise LABEL and --answer TEXT.")
-        exercise = find_exercise(exercises, args.exercise)
-        model = _open_model(args)
+        exercise = _find_item(lib, book.id, exercises, args.exercise)
+        model = _open_model(args) if not exercise.kind.generated else None
         try:
             fb = feedback(lib, exercise, args.answer, model=model)
         finally:
@@ -135,15 +156,21 @@ def cmd_practice(lib, args: argparse.Namespace) -> int:
         emit(args, fb.to_json(), "\n".join(lines))
         return 0
     if args.like:
-        target = find_exercise(exercises, args.like)
-        chosen = exercises_like(exercises, target, k=3)
-        header = f"Exercises like {target.label} ({target.source.label}):"
+        target = _find_item(lib, book.id, exercises, args.like)
+        pool = exercises if not target.kind.generated else lesson_practice(chapter_lesson(lib, book.id,
+                                                                                          target.source.chapter))
+        chosen = exercises_like(pool, target, k=3)
+        header = f"Practice like {target.label} ({target.source.label}):"
     else:
         scope = parse_chapters(args.chapter)
-        chosen = [e for e in exercises if scope is None or e.source.chapter in scope]
+        own = [e for e in exercises if scope is None or e.source.chapter in scope]
+        chapters = scope if scope is not None else (() if own else tuple(book_chapters(lib, book.id)))
+        made = [e for ch in chapters for e in lesson_practice(chapter_lesson(lib, book.id, ch))]
+        chosen = own + made
         where = f"chapter {args.chapter}" if args.chapter else "the book"
-        header = f"{len(chosen)} practice items in {where}" if chosen else \
-            f"No exercises found in {where}."
+        header = (f"{plural(len(chosen), 'practice item')} in {where}: {len(own)} from the book's exercises, "
+                  f"{len(made)} made from its text (answers from the book)") if chosen else \
+            f"No practice in {where}: it has no exercises and no sentences or code examples to ask about."
     lines = [header]
     for e in chosen:
         key = "  (answer in the book)" if e.answer else ""
@@ -174,12 +201,15 @@ def cmd_cards(lib, args: argparse.Namespace) -> int:
     if args.from_conversation is not None:
         added = lib.add_cards(book.id, _answer_cards(lib, book.id, args.from_conversation), schedule, due)
     else:
-        added = lib.add_cards(book.id, extract_cards(scoped_chunks(lib, book.id, scope)), schedule, due)
+        made = [card for ch in (scope or book_chapters(lib, book.id))
+                for card in lesson_cards(chapter_lesson(lib, book.id, ch))]
+        added = lib.add_cards(book.id, made, schedule, due)
     cards = [c for c in lib.cards(book.id, due_before=now_iso() if args.due else None)
              if scope is None or c.card.source.chapter in scope]
-    lines = [f"{len(cards)} cards ({added} new)"]
+    lines = [f"{plural(len(cards), 'card')} ({added} new)"]
     if args.export:
-        path = export_cards(cards, args.export, deck_name=f"Lantern: {book.title}", book_id=book.id)
+        path = export_cards(cards, args.export, deck_name=f"Lantern: {book.title}", book_id=book.id,
+                            book_title=book.title)
         lines.append(f"exported to {path}")
     for c in cards[:200]:
         lines.append(f"[{c.id}] {c.card.front} — {' '.join(c.card.back.split())[:160]}  ({c.card.source.label})")
@@ -203,42 +233,40 @@ def _answer_cards(lib, book_id: str, conversation_id: int) -> list:
 def cmd_quiz(lib, args: argparse.Namespace) -> int:
 
     book = lib.book(args.book_id)
-    chunks = scoped_chunks(lib, book.id, parse_chapters(args.chapter))
-    if not chunks:
-        raise LanternError(f"Chapter {args.chapter} has no text in this book." if args.chapter else
-                           "This book has no text.")
+    scope = parse_chapters(args.chapter) or tuple(book_chapters(lib, book.id))
+    lesson = merge_lessons([chapter_lesson(lib, book.id, ch) for ch in scope])
+    if not lesson.statements and not lesson.examples:
+        raise LanternError(f"Chapter {args.chapter} has no text to ask about." if args.chapter else
+                           "This book has no text to ask about.")
     n = max(1, args.n)
     model = _open_model(args)
     try:
-        run = model_quiz(model, chunks, n, seed=args.seed, progress=_progress) if model is not None else None
+        run = lesson_quiz(lesson, n, model=model, seed=args.seed, progress=_progress)
     finally:
         if model is not None:
             model.close()
-    if run is None or len(run.questions) < n:  # top up from the glossary (always verifiable)
-        extra = glossary_quiz(chunks, n - (len(run.questions) if run else 0), seed=args.seed)
-        questions = (run.questions if run else ()) + extra.questions
-    else:
-        questions = run.questions
-    if run is not None:
-        log.info("quiz: %d kept of %d generated; rejected %s", len(run.questions), run.attempted, dict(run.rejected))
+    per_item = run.seconds / max(1, len(run.questions))
+    log.info("quiz: %d of %d in %.1f s (%.1f s per item), %d attempts; rejected %s", len(run.questions), n,
+             run.seconds, per_item, run.attempted, dict(run.rejected))
     lines = []
-    for i, q in enumerate(questions, 1):
-        lines.append(f"{i}. {q.question}")
-        lines += [f"   {chr(65 + j)}) {c}" for j, c in enumerate(q.choices)]
-        lines.append(f"   answer: {q.answer}  ({q.source.label})\n")
-    emit(args, [q.to_json() for q in questions], "\n".join(lines) or "No verifiable questions could be made.")
+    for i, q in enumerate(run.questions, 1):
+        lines.append(f"{i}. [{q.type.value.replace('_', ' ')}] {q.question}")
+        if q.code:
+            lines += [f"      {ln}" for ln in q.code.splitlines()]
+        lines += [f"   {chr(65 + j)}) {' / '.join(c.splitlines())}" for j, c in enumerate(q.choices)]
+        lines.append(f"   answer: {' / '.join(q.answer.splitlines())}  ({q.source.label})")
+        lines.append(f"   the book: {' '.join(q.evidence.split())[:300]}\n")
+    if run.note:
+        lines.append(run.note)
+        if getattr(args, "json", False):
+            log.warning("%s", run.note)  # the JSON stays a list of questions; the reason goes to stderr
+    emit(args, [q.to_json() for q in run.questions], "\n".join(lines) or run.note)
     return 0
 
 
 def cmd_guide(lib, args: argparse.Namespace) -> int:
 
-    model = _open_model(args)
-    try:
-        guide = chapter_guide(lib, args.book_id, str(args.chapter), refresh=args.refresh, model=model,
-                              progress=_progress)
-    finally:
-        if model is not None:
-            model.close()
+    guide = chapter_guide(lib, args.book_id, str(args.chapter), refresh=args.refresh, progress=_progress)
     emit(args, guide.to_json(), format_guide(guide))
     return 0
 

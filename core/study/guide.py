@@ -1,8 +1,11 @@
-"""Chapter guides: learning objectives, summary points and key terms of one chapter, every line cited.
+"""Chapter guides: learning objectives, per-section points and key terms of one chapter, every line cited.
 
-This is the extractive guide (no model): lines are the book's own objectives, summary/key-takeaway
-points and glossary definitions, each tied to the chunk it was read from.  Guides are cached in the
-library (``Library.study_cache_*``) under a versioned key.
+Lines are the book's own sentences, chosen from the chapter's lesson (``core.study.lesson``): per
+section one to three whole, standalone sentences (definitions and rules first, each passing
+``core.study.prose.line_problem``: never a fragment, a tautology or a heading run into a sentence),
+with "try this" links to practice items made from that section; key terms with the book's definition.
+Guides are cached in the library (``Library.study_cache_*``) under a versioned key.  ``model_summary``
+(a model's map over sections, kept only where the book supports it) remains for callers that want it.
 """
 from __future__ import annotations
 
@@ -10,17 +13,19 @@ import json
 import logging
 import re
 from collections.abc import Sequence
-from dataclasses import replace
 
 from core.errors import LanternError
 from core.models import BookId, Chunk, ChunkId, ChunkRole
-from core.study.cards import extract_cards
-from core.study.models import ChapterGuide, GuideItem, SourceRef
-from core.study.text import normalize, sentences, stitch, support
+from core.study.drills import lesson_practice
+from core.study.lesson import ChapterLesson, build_lesson, chapter_lesson
+from core.study.models import ChapterGuide, GuideItem, GuideSection, SourceRef
+from core.study.prose import line_problem
+from core.study.statements import Statement, StatementKind
+from core.study.text import loose, normalize, sentences, stitch, support
 
 log = logging.getLogger(__name__)
 
-GUIDE_VERSION = 2
+GUIDE_VERSION = 4
 MAX_SUMMARY = 16
 MAX_TERMS = 40
 _BULLET = re.compile(r"^\s*(?:[-*•]|\d{1,2}[.)])\s+")
@@ -60,31 +65,74 @@ def _summary_paragraphs(chunks: Sequence[Chunk], limit: int) -> list[GuideItem]:
     return out
 
 
-def build_guide(book_id: str, chapter: str, chunks: Sequence[Chunk]) -> ChapterGuide:
-    """An extractive guide from one chapter's chunks (pure)."""
+MAX_POINTS = 3  # per section
+
+
+def section_points(statements: Sequence[Statement], headings: Sequence[str]) -> list[Statement]:
+    """One to three whole, standalone sentences of a section: best scored, different terms, reading order."""
+    good = [s for s in statements if s.standalone and s.kind not in (StatementKind.EXAMPLE, StatementKind.PROCEDURE)
+            and line_problem(s.text, headings) is None]
+    chosen: list[Statement] = []
+    for s in sorted(good, key=lambda s: -s.score):
+        if len(chosen) < MAX_POINTS and all(loose(s.term) != loose(c.term) for c in chosen):
+            chosen.append(s)
+    order = {id(s): i for i, s in enumerate(statements)}
+    return sorted(chosen, key=lambda s: order[id(s)])
+
+
+def _period(line: str) -> str:
+    return line if re.search(r"[.!?][\"”’)]*$", line) else line.rstrip(" ;,") + "."
+
+
+def build_guide(book_id: str, chapter: str, chunks: Sequence[Chunk], lesson: ChapterLesson | None = None
+                ) -> ChapterGuide:
+    """A guide from one chapter's chunks (pure): the book's objectives, then per section one to three
+    whole sentences of the book, each cited, with practice items to try; key terms with their definitions."""
     if not chunks:
         raise LanternError(f"Chapter {chapter} has no text in this book.")
+    lesson = lesson or build_lesson(book_id, chapter, chunks)
     seen: set[str] = set()
-
-    def take(role: ChunkRole, limit: int) -> tuple[GuideItem, ...]:
-        out = []
-        for c in chunks:
-            if c.role is not role:
-                continue
+    objectives = []
+    for c in chunks:
+        if c.role is ChunkRole.OBJECTIVES:
             for line in _lines(c):
                 key = normalize(line)[:120]
-                if key not in seen and len(out) < limit:
+                if key not in seen and len(objectives) < 20:
                     seen.add(key)
-                    out.append(GuideItem(line, SourceRef.of(c)))
-        return tuple(out)
+                    objectives.append(GuideItem(_period(line[:1].upper() + line[1:]), SourceRef.of(c)))
+    headings = [s.title for s in lesson.sections] + [lesson.title]
+    try_this: dict[object, list[str]] = {}
+    for e in lesson_practice(lesson):
+        try_this.setdefault(e.source.section_id, []).append(e.label)
+    sections = []
+    shown: set[str] = set()
+    for info in lesson.sections:
+        fresh = [s for s in lesson.in_section(info.section_id) if loose(s.text) not in shown]
+        points = section_points(fresh, headings)
+        shown.update(loose(p.text) for p in points)
+        if points:
+            sections.append(GuideSection(info.number, info.title, info.page,
+                                         tuple(GuideItem(p.text, p.source) for p in points),
+                                         tuple(try_this.get(info.section_id, [])[:2])))
+    terms, named = [], set()
+    for s in lesson.glossary:  # the book's own glossary lines, as printed ("term: definition")
+        if loose(s.term) not in named and len(terms) < MAX_TERMS:
+            named.add(loose(s.term))
+            terms.append(GuideItem(f"{s.term}: {s.text}", s.source))
+    for s in lesson.by_kind(StatementKind.DEFINITION):  # defining sentences of the text ("term — sentence")
+        if loose(s.term) not in named and len(terms) < MAX_TERMS and s.standalone and line_problem(s.text) is None:
+            named.add(loose(s.term))
+            terms.append(GuideItem(f"{s.term} — {s.text}", s.source))
+    summary = tuple(p for sec in sections for p in sec.points)
+    return ChapterGuide(book_id, chapter, lesson.title, tuple(objectives), summary, tuple(terms),
+                        "book sentences", tuple(sections))
 
-    objectives = take(ChunkRole.OBJECTIVES, 20)
-    summary = take(ChunkRole.SUMMARY, MAX_SUMMARY)
-    summary += tuple(i for i in _summary_paragraphs(chunks, MAX_SUMMARY - len(summary))
-                     if normalize(i.text)[:120] not in seen)
-    terms = tuple(GuideItem(f"{card.front}: {card.back}", card.source) for card in extract_cards(chunks)[:MAX_TERMS])
-    title = next((c.chapter_title for c in chunks if c.chapter_title), f"Chapter {chapter}")
-    return ChapterGuide(book_id, chapter, title, objectives, summary, terms)
+
+def guide_lines(guide: ChapterGuide) -> list[str]:
+    """Every sentence the guide shows: section points and key terms' defining sentences (the book's
+    glossary lines, "term: definition", are shown as printed and are not sentences)."""
+    lines = [p.text for p in guide.summary] + [t.text.split(" — ", 1)[1] for t in guide.key_terms if " — " in t.text]
+    return list(dict.fromkeys(lines))
 
 
 def _from_json(data: dict) -> ChapterGuide:
@@ -94,8 +142,11 @@ def _from_json(data: dict) -> ChapterGuide:
                                                     x["source"]["section_title"], x["source"]["page_start"],
                                                     x["source"]["printed_page"], x["source"].get("section_id")))
                      for x in xs)
+    sections = tuple(GuideSection(x["number"], x["title"], x["page"], items(x["points"]), tuple(x["practice"]))
+                     for x in data.get("sections", []))
     return ChapterGuide(BookId(data["book_id"]), data["chapter"], data["title"], items(data["objectives"]),
-                        items(data["summary"]), items(data["key_terms"]), data.get("generator", "extractive"))
+                        items(data["summary"]), items(data["key_terms"]), data.get("generator", "extractive"),
+                        sections)
 
 
 MIN_SUPPORT = 0.7  # share of a generated sentence's content words one source sentence must hold
@@ -147,7 +198,7 @@ def model_summary(model, chunks: Sequence[Chunk], *, progress=None, cancel=None)
         for sentence in sentences(" ".join(reply.split())):
             source = attribute(sentence, members)
             key = normalize(sentence)[:120]
-            if source is not None and key not in seen and len(sentence) > 25:
+            if source is not None and key not in seen and line_problem(sentence) is None:
                 seen.add(key)
                 out.append(GuideItem(sentence, SourceRef.of(source)))
     if progress:
@@ -159,30 +210,36 @@ def chapter_guide(lib, book_id: str, chapter: str, *, refresh: bool = False, mod
                   cancel=None) -> ChapterGuide:
     """The chapter's guide from the library's cache, built (and cached) when missing or ``refresh``.
 
-    With ``model`` the summary is the model's map-reduce over sections (every sentence attributed to a
-    supporting source sentence, unsupported ones dropped); without, it is the book's own summary points.
-    """
+    The guide is made of the book's own sentences (``build_guide``), so it never shows a fragment or a
+    claim the book does not make; ``model`` is accepted for compatibility and not used."""
     book = lib.book(book_id)
-    key = f"guide:v{GUIDE_VERSION}:{chapter}:{'model' if model is not None else 'extractive'}"
+    key = f"guide:v{GUIDE_VERSION}:{chapter}"
     cached = None if refresh else lib.study_cache_get(book.id, key)
     if cached:
         return _from_json(json.loads(cached))
-    chunks = lib.study_chunks(book.id, chapter=chapter)
-    guide = build_guide(book.id, chapter, chunks)
-    if model is not None:
-        summary = model_summary(model, chunks, progress=progress, cancel=cancel)
-        if summary:
-            guide = replace(guide, summary=summary, generator=getattr(model, "display_name", "model"))
-    lib.study_cache_put(book.id, key, json.dumps(guide.to_json(), ensure_ascii=False))
+    lesson = chapter_lesson(lib, book.id, chapter, refresh=refresh, progress=progress, cancel=cancel)
+    guide = build_guide(book.id, chapter, lib.study_chunks(book.id, chapter=chapter), lesson)
+    if not (cancel and cancel()):
+        lib.study_cache_put(book.id, key, json.dumps(guide.to_json(), ensure_ascii=False))
     return guide
 
 
 def format_guide(guide: ChapterGuide) -> str:
     """The guide as text, each line with its section and page."""
     lines = [f"Chapter {guide.chapter}: {guide.title}"]
-    for heading, items in (("Objectives", guide.objectives), ("Summary", guide.summary),
-                           ("Key terms", guide.key_terms)):
-        if items:
-            lines.append(f"\n{heading}")
-            lines += [f"  - {i.text}  ({i.source.label})" for i in items]
+    if guide.objectives:
+        lines.append("\nObjectives")
+        lines += [f"  - {i.text}  ({i.source.label})" for i in guide.objectives]
+    if guide.sections:
+        for sec in guide.sections:
+            lines.append(f"\n{(sec.number or '') + ' ' if sec.number else ''}{sec.title} (p. {sec.page})")
+            lines += [f"  - {p.text}  (p. {p.source.printed_page or p.source.page_start})" for p in sec.points]
+            if sec.practice:
+                lines.append(f"    try this: lantern practice BOOK --exercise {sec.practice[0]} --answer ...")
+    elif guide.summary:
+        lines.append("\nSummary")
+        lines += [f"  - {i.text}  ({i.source.label})" for i in guide.summary]
+    if guide.key_terms:
+        lines.append("\nKey terms")
+        lines += [f"  - {i.text}  ({i.source.label})" for i in guide.key_terms]
     return "\n".join(lines)

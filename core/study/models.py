@@ -48,6 +48,14 @@ class SourceRef:
 class ExerciseKind(str, enum.Enum):
     EXERCISE = "exercise"  # a numbered end-of-section/chapter exercise or review question
     CHECK = "check"  # "Check Your Learning" / "Try it" inside the text, usually with its answer
+    SHORT_ANSWER = "short_answer"  # made from a sentence of the book that states the answer
+    PREDICT_OUTPUT = "predict_output"  # a code example of the book whose output it prints
+    WORKED_EXAMPLE = "worked_example"  # a worked example of the book: the problem, its printed result
+
+    @property
+    def generated(self) -> bool:
+        """Made by Lantern from the text (not printed in the book as an exercise)."""
+        return self in (ExerciseKind.SHORT_ANSWER, ExerciseKind.PREDICT_OUTPUT, ExerciseKind.WORKED_EXAMPLE)
 
 
 @dataclass(frozen=True)
@@ -100,6 +108,8 @@ class CardOrigin(str, enum.Enum):
     GLOSSARY = "glossary"  # a "term: definition" line of a key-terms/glossary list
     DEFINITION = "definition"  # "Definition (X). ..." or "X is ..." sentence in the text
     ANSWER = "answer"  # made from a tutor answer's cited quote
+    STATEMENT = "statement"  # a key term or identifier and the book's sentence about it
+    CODE = "code"  # a code example and the output the book prints for it
 
 
 @dataclass(frozen=True)
@@ -137,6 +147,9 @@ class StoredCard:
 class QuestionType(str, enum.Enum):
     MULTIPLE_CHOICE = "multiple_choice"
     SHORT_ANSWER = "short_answer"
+    TRUE_FALSE = "true_false"  # the book's sentence (true) or a changed one (false); the sentence is the proof
+    CODE_OUTPUT = "code_output"  # "what does this code print?" with the output the book shows
+    CLOZE = "cloze"  # the book's sentence with its key term blanked (no model needed)
 
 
 @dataclass(frozen=True)
@@ -151,11 +164,13 @@ class QuizQuestion:
     evidence: str = ""  # the passage sentence that contains / supports the answer
     type: QuestionType = QuestionType.MULTIPLE_CHOICE
     generator: str = "glossary"  # "glossary" (no model) or the model's name
+    code: str = ""  # the code a CODE_OUTPUT question shows
+    verified: str = ""  # how it was verified against the book ("answer in the sentence", ...)
 
     def to_json(self) -> dict[str, Any]:
         return {"question": self.question, "choices": list(self.choices), "answer": self.answer,
                 "type": self.type.value, "evidence": self.evidence, "generator": self.generator,
-                "source": self.source.to_json()}
+                "code": self.code, "verified": self.verified, "source": self.source.to_json()}
 
 
 @dataclass(frozen=True)
@@ -164,6 +179,22 @@ class GuideItem:
 
     text: str
     source: SourceRef
+
+
+@dataclass(frozen=True)
+class GuideSection:
+    """One section of a chapter guide: one to three whole sentences of the book and practice to try."""
+
+    number: str | None
+    title: str
+    page: str
+    points: tuple[GuideItem, ...]
+    practice: tuple[str, ...] = ()  # labels of practice items made from this section ("try this")
+
+    def to_json(self) -> dict[str, Any]:
+        return {"number": self.number, "title": self.title, "page": self.page,
+                "points": [{"text": x.text, "source": x.source.to_json()} for x in self.points],
+                "practice": list(self.practice)}
 
 
 @dataclass(frozen=True)
@@ -177,10 +208,12 @@ class ChapterGuide:
     summary: tuple[GuideItem, ...]
     key_terms: tuple[GuideItem, ...]
     generator: str = "extractive"
+    sections: tuple[GuideSection, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         def items(xs: tuple[GuideItem, ...]) -> list[dict[str, Any]]:
             return [{"text": x.text, "source": x.source.to_json()} for x in xs]
         return {"book_id": self.book_id, "chapter": self.chapter, "title": self.title,
                 "objectives": items(self.objectives), "summary": items(self.summary),
-                "key_terms": items(self.key_terms), "generator": self.generator}
+                "key_terms": items(self.key_terms), "generator": self.generator,
+                "sections": [s.to_json() for s in self.sections]}

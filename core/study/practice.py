@@ -284,6 +284,9 @@ _CONTRADICTS = re.compile(r"(?i)\b(?:is|are|was) (?:correct|right)\b|\bwell done
 def feedback(lib, exercise: Exercise, student_answer: str, *, model=None, k: int = 3) -> Feedback:
     """Feedback on ``student_answer``: checked against the book's key when it has one, explained from
     the exercise's section with citations.  ``model``: a ``core.llm.model.LocalModel`` (or None: extractive)."""
+    if exercise.kind.generated:  # made from the text: checked against the book's own sentence or output
+        from core.study.drills import drill_feedback
+        return drill_feedback(exercise, student_answer)
     verdict, score = (check_answer(exercise.answer, student_answer) if exercise.answer
                       else (Verdict.UNCHECKED, None))
     chunks = grounding(lib, exercise, k)

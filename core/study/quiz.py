@@ -70,6 +70,8 @@ class QuizRun:
     attempted: int
     rejected: tuple[tuple[str, int], ...] = ()
     generator: str = "glossary"
+    note: str = ""  # why fewer questions than asked (empty when the quiz is complete)
+    seconds: float = 0.0
 
 
 def verify_candidate(question: str, answer: str, distractors: Sequence[str], passage: str, *,

@@ -70,3 +70,20 @@ class ScriptedJsonModel:
 
     def close(self) -> None:
         self.closed = True
+
+
+MANUAL = Path(__file__).parent / "data" / "calc-manual.md"
+
+
+@pytest.fixture(scope="module")
+def manual(tmp_path_factory) -> Iterator[tuple[Library, str]]:
+    """(library, book id) holding data/calc-manual.md: a small software manual with no glossary and no
+    exercises, only prose, definitions and console sessions with their printed output."""
+    root = tmp_path_factory.mktemp("manual") / "lib"
+    embedder = FakeEmbedder()
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr("core.index.embedder.default_embedder", lambda: embedder)
+        with Library(root, embedder=embedder) as lib:
+            book = lib.import_book(MANUAL).book
+            assert book is not None
+            yield lib, book.id

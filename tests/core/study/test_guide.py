@@ -4,7 +4,8 @@ from __future__ import annotations
 import json
 
 from core.cli.main import main
-from core.study.guide import build_guide, chapter_guide
+from core.study.guide import build_guide, chapter_guide, guide_lines
+from core.study.prose import line_problem
 from core.study.text import normalize
 
 
@@ -13,17 +14,19 @@ def test_guide_lines_are_cited_and_verbatim(sample):
     chunks = lib.study_chunks(book_id, chapter="1")
     guide = build_guide(book_id, "1", chunks)
     assert guide.title == "Describing Motion"
-    assert len(guide.objectives) == 4 and guide.objectives[0].text.startswith("distinguish between distance")
-    assert guide.summary and guide.key_terms
+    assert len(guide.objectives) == 4 and guide.objectives[0].text.startswith("Distinguish between distance")
+    assert guide.summary and guide.key_terms and guide.sections
     by_id = {c.id: normalize(c.text) for c in chunks}
-    for item in guide.objectives + guide.summary:
+    for item in guide.summary:  # the book's own sentences, verbatim, cited where they stand
         assert normalize(item.text) in by_id[item.source.chunk_id]
+    assert all(1 <= len(s.points) <= 3 for s in guide.sections)
+    assert [line for line in guide_lines(guide) if line_problem(line)] == []
 
 
 def test_guide_is_cached_in_the_library(sample, capsys):
     lib, book_id = sample
     first = chapter_guide(lib, book_id, "2")
-    assert lib.study_cache_get(book_id, "guide:v2:2:extractive")
+    assert lib.study_cache_get(book_id, "guide:v4:2") and lib.study_cache_get(book_id, "lesson:v8:2")
     assert chapter_guide(lib, book_id, "2") == first
     assert main(["--library", str(lib.root), "guide", book_id, "--chapter", "2", "--no-model", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
@@ -42,5 +45,3 @@ def test_model_summary_keeps_only_supported_sentences(sample):
     assert texts and all(t.startswith("A force is a push") for t in texts)  # the invented one is dropped
     by_id = {c.id: c for c in chunks}
     assert all("push or a pull" in by_id[i.source.chunk_id].text for i in summary)
-    guide = chapter_guide(lib, book_id, "2", model=model, refresh=True)
-    assert guide.generator == "scripted" and guide.summary == summary[:1]

@@ -111,7 +111,8 @@ def test_cli_practice(sample, capsys):
     root = str(lib.root)
     assert main(["--library", root, "practice", book_id, "--chapter", "2", "--json"]) == 0
     items = json.loads(capsys.readouterr().out)
-    assert [i["label"] for i in items] == ["2.1", "2.2", "2.3", "2.4", "2.5"]
+    assert [i["label"] for i in items][:5] == ["2.1", "2.2", "2.3", "2.4", "2.5"]  # the book's own first
+    assert all(i["kind"] != "exercise" and i["answer"] for i in items[5:]) and len(items) > 5
     assert set(items[0]["source"]) >= {"chunk_id", "section_title", "page_start", "printed_page"}
     assert main(["--library", root, "practice", book_id, "--like", "2.5", "--json"]) == 0
     assert len(json.loads(capsys.readouterr().out)) == 3
@@ -130,6 +131,7 @@ def test_exam_scope_filters_practice_and_cards(sample, capsys):
     lib, book_id = sample
     assert main(["--library", str(lib.root), "practice", book_id, "--chapter", "1-2", "--json"]) == 0
     items = json.loads(capsys.readouterr().out)
-    assert len(items) == 10 and {i["source"]["chapter"] for i in items} == {"1", "2"}
+    assert len([i for i in items if i["kind"] == "exercise"]) == 10
+    assert {i["source"]["chapter"] for i in items} == {"1", "2"}
     assert main(["--library", str(lib.root), "cards", book_id, "--chapter", "3,4", "--json"]) == 0
     assert {c["source"]["chapter"] for c in json.loads(capsys.readouterr().out)} == {"3", "4"}

@@ -1,0 +1,193 @@
+"""Practice for books without exercises, made from what a chapter teaches.
+
+``lesson_practice`` turns a ``ChapterLesson`` into practice items (``Exercise`` records of a generated
+kind) whose answer the book states:
+
+* short answer: "What is a dimension vector?" (the book's defining sentence is the model answer) and
+  "Complete the book's rule: ... _____ ..." (the blanked term is the answer);
+* predict the output: a code example of the book, the output it prints is the answer;
+* worked example: the book's example with its printed result (a console session ending in a command).
+
+``check_drill`` compares a student's answer with the book's: outputs token by token (ignoring spacing
+and ``[1]`` row labels), terms exactly (up to case and punctuation), definitions by the share of the
+book sentence's content words the answer gives.  ``drill_feedback`` cites the page.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from core.models import Citation
+from core.study.lesson import ChapterLesson
+from core.study.models import Exercise, ExerciseKind, Feedback, SourceRef, Verdict
+from core.study.prose import split_sentences
+from core.study.statements import Statement, StatementKind
+from core.study.text import content_words, contains_answer, loose
+
+MAX_ITEMS = 16
+_LABELS = re.compile(r"^(?P<chapter>[^.\s]+(?:\.[^.\s]+)*)\.(?P<kind>[QPW])(?P<n>\d+)$")
+
+
+def _is_ident(term: str) -> bool:
+    return bool(re.search(r"^[\w.:]+\(\)$|`|%|_", term))
+
+
+def _question(s: Statement) -> str:
+    term = s.term
+    if _is_ident(term):
+        return f"What does {term} do? Answer as the book puts it."
+    if term == term.lower() and len(term.split()) <= 4 and "(" not in term:
+        if term.endswith("s") and not term.endswith(("ss", "sis", "us", "ics", "ous", "ys")):
+            return f"What are {term}?"
+        return f"What is {'an' if term[:1] in 'aeiou' else 'a'} {term}?"
+    return f"Define “{term}” as the book does."
+
+
+_NARRATIVE = re.compile(r"(?i)\b(?:we|we’ll|we'll|we’ve|we've|let’s|let's|our|you|you’ll|you'll|your)\b")
+
+
+def _opens(s: Statement) -> bool:
+    """A defining sentence that starts with its term ("A vector is ...", "The function sum() ...")."""
+    head = loose(s.text.replace("()", ""))[:len(s.term) + 30]
+    return loose(s.term.replace("()", "")) in head and not re.match(r"(?i)^(?:the|an?) \w+ is called", s.text)
+
+
+def _blank(s: Statement) -> str:
+    blanked = re.sub(rf"(?i)(?<!\w){re.escape(s.term)}(?!\w)", "_____", s.text)
+    return f"Complete the book's statement: “{blanked}”"
+
+
+def _spread(items: list[tuple[object, Exercise]]) -> list[Exercise]:
+    """Round robin over sections so a chapter's practice covers all of it."""
+    groups: dict[object, list[Exercise]] = {}
+    for key, e in items:
+        groups.setdefault(key, []).append(e)
+    out: list[Exercise] = []
+    while any(groups.values()):
+        for g in groups.values():
+            if g:
+                out.append(g.pop(0))
+    return out
+
+
+def lesson_practice(lesson: ChapterLesson, limit: int = MAX_ITEMS) -> list[Exercise]:
+    """Practice items of one chapter whose answer the book states (see the module docstring)."""
+    made: list[tuple[object, Exercise]] = []
+    seen: set[str] = set()
+    counters = {"Q": 0, "P": 0, "W": 0}
+
+    def add(tag: str, kind: ExerciseKind, text: str, answer: str, source: SourceRef) -> None:
+        key = loose(text)
+        if key in seen:
+            return
+        seen.add(key)
+        counters[tag] += 1
+        label = f"{lesson.chapter}.{tag}{counters[tag]}"
+        made.append((source.section_id, Exercise(f"{source.chunk_id}:{label}", None, label, text, kind, source,
+                                                 answer, source)))
+
+    for ex in lesson.examples:
+        if len(ex.output) > 400:
+            continue
+        console = ex.code.lstrip().startswith((">", "octave", "gnuplot"))
+        said = split_sentences(ex.intro)[-1] if ex.intro and not ex.intro.rstrip().endswith(":") else ""
+        context = f" (The book, just before: “{said}”)" if said and len(said) < 300 else ""
+        if ex.error:
+            text = f"Predict what happens when this code is compiled:{context}\n\n{ex.code}"
+        elif console:
+            text = f"Work through the book's example: what is printed after the last command?{context}\n\n{ex.code}"
+        else:
+            text = f"Predict the output of this program:{context}\n\n{ex.code}"
+        add("W" if console and ex.code.count("\n") >= 3 else "P", ExerciseKind.WORKED_EXAMPLE if console and
+            ex.code.count("\n") >= 3 else ExerciseKind.PREDICT_OUTPUT, text, ex.output, ex.source)
+    for w in lesson.worked:
+        add("W", ExerciseKind.WORKED_EXAMPLE, f"Rework the book's example:\n\n{w.problem}", w.answer, w.source)
+    defined: set[str] = set()
+    for s in (*lesson.glossary, *lesson.by_kind(StatementKind.DEFINITION)):
+        if not (s in lesson.glossary or s.standalone and not _NARRATIVE.search(s.text) and _opens(s)):
+            continue  # "The resulting explosion is called a supernova." does not say what a supernova is
+        if s.term and loose(s.term) not in defined and (s in lesson.glossary or contains_answer(s.text, s.term)):
+            defined.add(loose(s.term))
+            add("Q", ExerciseKind.SHORT_ANSWER, _question(s), s.text, s.source)
+    for s in lesson.by_kind(StatementKind.RULE, StatementKind.FACT):
+        if s.standalone and not _NARRATIVE.search(s.text) and s.term and loose(s.term) not in defined and contains_answer(s.text, s.term) \
+                and len(s.text) <= 260:
+            if "_____" in _blank(s):
+                defined.add(loose(s.term))
+                add("Q", ExerciseKind.SHORT_ANSWER, _blank(s), s.term, s.source)
+    return _spread(made)[:limit]
+
+
+def find_drill(lesson: ChapterLesson, label: str) -> Exercise | None:
+    """The practice item ``label`` ("5.Q3", "5.P1") of the lesson's chapter, or None."""
+    return next((e for e in lesson_practice(lesson, limit=10_000) if label in (e.label, e.id)), None)
+
+
+def drill_chapter(label: str) -> str | None:
+    """The chapter a generated item's label names ("5.Q3" -> "5"), or None for other labels."""
+    m = _LABELS.match(label.strip())
+    return m.group("chapter") if m else None
+
+
+_ROW_LABEL = re.compile(r"\[\d*,?\d*\]")
+
+
+def _tokens(text: str) -> list[str]:
+    return re.findall(r"[^\s,]+", _ROW_LABEL.sub(" ", text).replace("`", ""))
+
+
+def check_drill(exercise: Exercise, student: str) -> tuple[Verdict, float]:
+    """The student's answer against the book's (see the module docstring): verdict and a 0..1 score."""
+    key = exercise.answer or ""
+    if not student.strip():
+        return Verdict.INCORRECT, 0.0
+    if exercise.kind is ExerciseKind.WORKED_EXAMPLE and exercise.text.startswith("Rework"):
+        from core.study.practice import check_answer
+        return check_answer(key, student)  # a value: numbers within 2 %
+    if exercise.kind in (ExerciseKind.PREDICT_OUTPUT, ExerciseKind.WORKED_EXAMPLE):
+        want, got = _tokens(key), _tokens(student)
+        if want == got:
+            return Verdict.CORRECT, 1.0
+        common = sum(min(want.count(t), got.count(t)) for t in set(want))
+        f1 = 2 * common / (len(want) + len(got)) if want and got else 0.0
+        return (Verdict.PARTLY if f1 >= 0.6 else Verdict.INCORRECT), round(f1, 3)
+    if len(key) <= 60 and "_____" in exercise.text:  # a blanked term
+        ok = loose(student) == loose(key) or contains_answer(student, key) and len(student) <= 2 * len(key) + 10
+        return (Verdict.CORRECT, 1.0) if ok else (Verdict.INCORRECT, 0.0)
+    term = exercise.text
+    stems = lambda text: {w[:5] for w in content_words(text)}  # noqa: E731
+    want = stems(key) - stems(term) - {"book", "answe", "puts"}
+    if not want:
+        return Verdict.UNCHECKED, 0.0
+    share = len(want & stems(student)) / len(want)
+    verdict = Verdict.CORRECT if share >= 0.5 else Verdict.PARTLY if share >= 0.25 else Verdict.INCORRECT
+    return verdict, round(share, 3)
+
+
+def _citation(ref: SourceRef, quote: str) -> Citation:
+    return Citation(n=1, chunk_id=ref.chunk_id, book_id=ref.book_id, chapter=ref.chapter, section=ref.section,
+                    section_title=ref.section_title, page_start=ref.page_start, page_end=ref.page_start,
+                    printed_page=ref.printed_page, quote=quote, label=ref.label)
+
+
+def drill_feedback(exercise: Exercise, student: str) -> Feedback:
+    """Feedback on a generated item: the verdict against the book's answer and that answer, with its page."""
+    verdict, score = check_drill(exercise, student)
+    ref = exercise.answer_source or exercise.source
+    page = ref.printed_page or str(ref.page_start)
+    head = {Verdict.CORRECT: "Right: your answer agrees with the book.",
+            Verdict.PARTLY: "Partly right; compare with the book.",
+            Verdict.INCORRECT: "Not quite; here is what the book says.",
+            Verdict.UNCHECKED: "Compare your answer with the book."}[verdict]
+    answer = exercise.answer or ""
+    where = f"{ref.label}" if ref.section_title else f"p. {page}"
+    text = f"{head}\nThe book ({where}): {answer} [1]"
+    return Feedback(exercise.id, verdict, text, (_citation(ref, answer),), answer, True, score)
+
+
+def practice_for(exercises: Sequence[Exercise], lessons: Sequence[ChapterLesson]) -> list[Exercise]:
+    """A chapter's practice: the book's own exercises first, then items made from its text."""
+    out = list(exercises)
+    for lesson in lessons:
+        out += lesson_practice(lesson)
+    return out

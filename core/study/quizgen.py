@@ -1,0 +1,263 @@
+"""Quizzes from a chapter's lesson: every item is checked against the book's sentence before it is shown.
+
+Kinds (``QuestionType``):
+
+* multiple choice, answer first: Lantern picks a statement and its term (the keyed answer, printed in
+  the sentence); the chat model writes the question and three wrong answers under a JSON schema
+  (``LocalModel.complete_json``).  Kept only when the question does not give the answer away, is not
+  negated and is about that sentence, and no wrong answer is printed in the sentence or is a term whose
+  own sentence answers the question (such distractors are replaced by other terms of the chapter);
+* true/false: the book's own sentence (true), or the model's one-word change of it (false), kept only
+  when the change is small and no sentence of the chapter states the changed version; the book's
+  sentence is the proof either way;
+* code output: "What does this code print?" from the book's code examples whose output it prints; the
+  wrong answers change the printed numbers or are other results the chapter shows;
+* cloze: the book's sentence with its term blanked, when there is no model (or to fill up).
+
+``lesson_quiz`` returns a ``QuizRun`` whose ``note`` says exactly why it has fewer items than asked.
+"""
+from __future__ import annotations
+
+import logging
+import random
+import re
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from core.errors import LanternError
+from core.study.lesson import ChapterLesson
+from core.study.models import QuestionType, QuizQuestion
+from core.study.quiz import ANCHORED_SCHEMA, QuizRun, _choices, _NEGATED, asks_to_define, cloze, on_topic, verify_candidate
+from core.study.quizchecks import (QUIZ_SYSTEM, askable, clause_of, fair_distractors, false_ok, gives_away, perturbed_outputs,
+                                   sentence_answers)
+from core.study.prose import line_problem
+from core.study.examples import CodeExample
+from core.study.statements import Statement, StatementKind
+from core.study.text import contains_answer, loose
+
+log = logging.getLogger(__name__)
+
+FALSE_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {"false_statement": {"type": "string", "minLength": 10, "maxLength": 420}},
+    "required": ["false_statement"],
+}
+_CHOICE_TF = ("True", "False")
+
+
+def _issue(reasons: dict[str, int], reason: str) -> None:
+    reasons[reason] = reasons.get(reason, 0) + 1
+
+
+def mc_item(model, statement: Statement, lesson: ChapterLesson, seed: int, reasons: dict[str, int]
+            ) -> QuizQuestion | None:
+    """A model-written multiple-choice question keyed to ``statement.term`` (None when it fails verification)."""
+    term, sentence = statement.term, statement.text
+    user = (f"Task: question\nSection: \"{statement.source.section_title}\"\nSentence: \"{sentence}\"\n"
+            f"Correct answer: \"{term}\"\n" 'JSON: {"question": "...?", "distractors": ["...", "...", "..."]}')
+    try:
+        data = model.complete_json([{"role": "system", "content": QUIZ_SYSTEM}, {"role": "user", "content": user}],
+                                   ANCHORED_SCHEMA, max_tokens=160, temperature=0.3)
+    except LanternError as exc:
+        log.info("quiz: generation failed: %s", exc)
+        _issue(reasons, "generation failed")
+        return None
+    question = " ".join(str(data.get("question", "")).split()) if isinstance(data, dict) else ""
+    offered = [str(d) for d in (data.get("distractors") or [])] if isinstance(data, dict) else []
+    log.debug("quiz: model wrote %r %r for %r", question, offered, term)
+    if _NEGATED.search(question):
+        _issue(reasons, "negated question")
+        return None
+    if not on_topic(question, clause_of(sentence, term)) or asks_to_define(question, [term]):
+        _issue(reasons, "question not about the sentence")
+        return None
+    if gives_away(question, term):
+        _issue(reasons, "answer given away in the question")
+        return None
+    known = f" {loose(sentence)} {loose(statement.context)} {loose(statement.source.section_title)} {loose(lesson.title)} "
+    if any(f" {loose(w)} " not in known for w in re.findall(r"(?<=\s)[A-Z][A-Za-z]{2,}\b", question)):
+        _issue(reasons, "question names what the book does not")  # "What function in Python ..." (an R manual)
+        return None
+    distractors = fair_distractors(term, offered, statement, lesson, question, seed)
+    v = verify_candidate(question, term, distractors, sentence, semantic=False)
+    if not v.ok:
+        _issue(reasons, v.reason)
+        return None
+    choices = _choices(term, distractors, question)
+    if not sentence_answers(model, sentence, question, choices, term):
+        _issue(reasons, "the sentence does not answer it with the key")
+        return None
+    return QuizQuestion(question, choices, term, statement.source, statement.context,
+                        sentence, QuestionType.MULTIPLE_CHOICE, getattr(model, "display_name", "model"),
+                        verified="answer printed in the sentence; the sentence picks it among the choices")
+
+
+def cloze_item(statement: Statement, lesson: ChapterLesson, seed: int, reasons: dict[str, int]
+               ) -> QuizQuestion | None:
+    """The book's sentence with its term blanked; wrong answers are other terms of the chapter."""
+    term, sentence = statement.term, statement.text
+    if not contains_answer(sentence, term):
+        _issue(reasons, "term not in the sentence")
+        return None
+    question = cloze(sentence, term)
+    if "_____" not in question:
+        _issue(reasons, "term not in the sentence")
+        return None
+    distractors = fair_distractors(term, (), statement, lesson, question, seed)
+    v = verify_candidate(question, term, distractors, sentence, semantic=False)
+    if not v.ok:
+        _issue(reasons, v.reason if v.reason != "bad distractors" else "too few other terms in the chapter")
+        return None
+    return QuizQuestion(question, _choices(term, distractors, question), term, statement.source, statement.context,
+                        sentence, QuestionType.CLOZE, "book sentence", verified="the book's own sentence")
+
+
+def tf_item(model, statement: Statement, lesson: ChapterLesson, truth: bool, reasons: dict[str, int]
+            ) -> QuizQuestion | None:
+    """True: the book's sentence; false: the model's small change of it, verified (see ``false_ok``)."""
+    sentence = statement.text
+    text = sentence
+    if not truth:
+        if model is None:
+            return None
+        user = f"Task: false\nSentence: \"{sentence}\"\nJSON: {{\"false_statement\": \"...\"}}"
+        try:
+            data = model.complete_json([{"role": "system", "content": QUIZ_SYSTEM},
+                                        {"role": "user", "content": user}], FALSE_SCHEMA, max_tokens=160,
+                                       temperature=0.3)
+        except LanternError as exc:
+            log.info("quiz: generation failed: %s", exc)
+            _issue(reasons, "generation failed")
+            return None
+        text = " ".join(str(data.get("false_statement", "")).split()) if isinstance(data, dict) else ""
+        problem = false_ok(sentence, text, lesson)
+        if problem:
+            _issue(reasons, problem)
+            return None
+    answer = "True" if truth else "False"
+    return QuizQuestion(f"True or false: “{text}”", _CHOICE_TF, answer, statement.source, statement.context,
+                        sentence, QuestionType.TRUE_FALSE,
+                        "book sentence" if truth else getattr(model, "display_name", "model"),
+                        verified="the book's sentence" if truth else "changed sentence not stated in the chapter")
+
+
+def code_item(example: CodeExample, lesson: ChapterLesson, seed: int, reasons: dict[str, int]
+              ) -> QuizQuestion | None:
+    """"What does this code print?" keyed to the output the book shows; wrong answers verified different."""
+    if example.output.count("\n") > 2 or len(example.output) > 140:
+        _issue(reasons, "code output too long for a choice")
+        return None
+    others = [e.output for e in lesson.examples if e.error == example.error]
+    distractors = perturbed_outputs(example.output, others, seed)
+    if len(distractors) < 3:
+        _issue(reasons, "code example with too few wrong outputs")
+        return None
+    question = ("What happens when this code is compiled?" if example.error else
+                "What does this code print?" if not example.code.lstrip().startswith(">") else
+                "What does R print for the last command?" if "<-" in example.code else
+                "What is printed after the last command?")
+    return QuizQuestion(question, _choices(example.output, distractors, example.code), example.output,
+                        example.source, example.intro, example.output, QuestionType.CODE_OUTPUT, "book example",
+                        code=example.code, verified="the output the book prints")
+
+
+def _spread(statements: Sequence[Statement], rng: random.Random) -> list[Statement]:
+    """Statements round-robin over sections, best first within each (a little shuffled by the seed)."""
+    by_section: dict[object, list[Statement]] = {}
+    for s in sorted(statements, key=lambda s: -s.score):
+        by_section.setdefault(s.source.section_id, []).append(s)
+    for group in by_section.values():
+        head = group[:3]
+        rng.shuffle(head)
+        group[:3] = head
+    out: list[Statement] = []
+    while any(by_section.values()):
+        for group in by_section.values():
+            if group:
+                out.append(group.pop(0))
+    return out
+
+
+def lesson_quiz(lesson: ChapterLesson, n: int, *, model=None, seed: int = 0,
+                progress: Callable[[str, int, int], None] | None = None,
+                cancel: Callable[[], bool] | None = None) -> QuizRun:
+    """Up to ``n`` verified questions on the chapter (see the module docstring); ``note`` says why fewer."""
+    started = time.monotonic()
+    rng = random.Random(seed)
+    reasons: dict[str, int] = {}
+    kept: list[QuizQuestion] = []
+    used_terms: set[str] = set()
+    attempted = 0
+    code_quota = min(len(lesson.examples), max(1, n // 4)) if n >= 2 else 0
+    tf_quota = max(1, n // 5) if n >= 3 and model is not None else 0
+    pool = _spread(askable(lesson), rng)
+    spare = _spread([s for s in askable(lesson, strict=False) if s not in pool], rng)
+    examples = list(lesson.examples)
+    rng.shuffle(examples)
+
+    def tick(stage: str) -> None:
+        if progress:
+            progress(stage, len(kept), n)
+
+    for ex in examples:
+        if sum(q.type is QuestionType.CODE_OUTPUT for q in kept) >= code_quota or len(kept) >= n:
+            break
+        attempted += 1
+        item = code_item(ex, lesson, seed + attempted, reasons)
+        if item:
+            kept.append(item)
+    tick("code examples")
+    tf_pool = [s for s in pool if s.standalone and s.kind is StatementKind.DEFINITION and s not in lesson.glossary
+               and line_problem(s.text) is None]
+    for i, s in enumerate(tf_pool[:tf_quota * 3]):
+        if sum(q.type is QuestionType.TRUE_FALSE for q in kept) >= tf_quota or (cancel and cancel()):
+            break
+        tick("writing a true/false item")
+        attempted += 1
+        item = tf_item(model, s, lesson, truth=model is None or rng.random() < 0.4, reasons=reasons)
+        if item:
+            kept.append(item)
+            used_terms.add(loose(s.text))
+    budget = 2 * n if model is not None else 0
+    for s in pool:  # the model writes the questions while its budget lasts ...
+        if len(kept) >= n or budget <= 0 or (cancel and cancel()):
+            break
+        if {loose(s.term), loose(s.text), loose(s.context)} & used_terms:
+            continue
+        budget -= 1
+        attempted += 1
+        tick("writing a question")
+        item = mc_item(model, s, lesson, seed + attempted, reasons)
+        if item:
+            kept.append(item)
+            used_terms.update({loose(s.term), loose(s.text), loose(s.context)})
+    for s in pool + spare:  # ... then the book's own sentences as clozes fill up
+        if len(kept) >= n or (cancel and cancel()):
+            break
+        if loose(s.term) in used_terms or loose(s.text) in used_terms:
+            continue
+        item = cloze_item(s, lesson, seed + attempted, reasons)
+        if item:
+            kept.append(item)
+            used_terms.update({loose(s.term), loose(s.text)})
+    tick("done")
+    cancelled = bool(cancel and cancel())
+    return QuizRun(tuple(kept), attempted, tuple(sorted(reasons.items())),
+                   getattr(model, "display_name", "") or "book sentences",
+                   shortfall(lesson, n, len(kept), pool + spare, cancelled, reasons), round(time.monotonic() - started, 2))
+
+
+def shortfall(lesson: ChapterLesson, n: int, got: int, pool: Sequence[Statement], cancelled: bool,
+              reasons: dict[str, int]) -> str:
+    """Why a quiz has ``got`` of ``n`` questions, in words ("" when complete)."""
+    if got >= n:
+        return ""
+    head = f"{got} of {n} questions: " if got else "No questions: "
+    if cancelled:
+        return head + "cancelled."
+    why = [f"{lesson.size_note}, with {len(pool)} sentence{'s' if len(pool) != 1 else ''} that can be asked about"
+           f" and {len(lesson.examples)} code example{'s' if len(lesson.examples) != 1 else ''} with printed output"]
+    if reasons:
+        why.append("rejected by verification: " + ", ".join(f"{k} ×{v}" for k, v in sorted(reasons.items())))
+    return head + "; ".join(why) + "."

@@ -1,0 +1,46 @@
+"""Practice for a book without exercises: items whose answer the book states, checked with the page cited."""
+from __future__ import annotations
+
+import json
+
+from core.cli.main import main
+from core.study.drills import check_drill, drill_feedback, lesson_practice
+from core.study.lesson import chapter_lesson
+from core.study.models import ExerciseKind, Verdict
+
+
+def test_practice_from_a_manual_chapter(manual):
+    lib, book_id = manual
+    items = lesson_practice(chapter_lesson(lib, book_id, "3"))
+    assert len(items) >= 5 and all(e.answer and e.kind.generated for e in items)
+    kinds = {e.kind for e in items}
+    assert ExerciseKind.SHORT_ANSWER in kinds and kinds & {ExerciseKind.PREDICT_OUTPUT, ExerciseKind.WORKED_EXAMPLE}
+    assert len({e.label for e in items}) == len(items) and all(e.label.startswith("3.") for e in items)
+
+
+def test_answers_are_checked_against_the_book():
+    from core.study.models import Exercise, SourceRef
+    ref = SourceRef(7, "b00k", "3", "3.2", "Ranges", 3, "iii", 4)
+    output = Exercise("7:3.P1", None, "3.P1", "Predict the output:\n\n> diff(c(1, 4, 9, 16))",
+                      ExerciseKind.PREDICT_OUTPUT, ref, "[1] 3 5 7", ref)
+    assert check_drill(output, "3 5 7")[0] is Verdict.CORRECT
+    assert check_drill(output, "[1] 3 5 8")[0] is Verdict.PARTLY
+    defined = Exercise("7:3.Q1", None, "3.Q1", "What is a sorted vector?", ExerciseKind.SHORT_ANSWER, ref,
+                       "A sorted vector is a vector whose elements are in increasing order.", ref)
+    assert check_drill(defined, "its elements are in increasing order")[0] is Verdict.CORRECT
+    assert check_drill(defined, "a list of words")[0] is Verdict.INCORRECT
+    fb = drill_feedback(defined, "a list of words")
+    assert "p. iii" in fb.text and fb.citations[0].printed_page == "iii" and fb.key == defined.answer
+
+
+def test_cli_practice_on_a_book_without_exercises(manual, capsys):
+    lib, book_id = manual
+    assert main(["--library", str(lib.root), "practice", book_id, "--chapter", "3", "--json"]) == 0
+    items = json.loads(capsys.readouterr().out)
+    assert len(items) >= 5 and all(i["answer"] for i in items)
+    label = next(i["label"] for i in items if i["kind"] in ("predict_output", "worked_example"))
+    answer = next(i["answer"] for i in items if i["label"] == label)
+    assert main(["--library", str(lib.root), "practice", book_id, "--exercise", label, "--answer", answer,
+                 "--json"]) == 0
+    fb = json.loads(capsys.readouterr().out)
+    assert fb["verdict"] == "correct" and fb["citations"][0]["printed_page"]

@@ -1,0 +1,46 @@
+"""Whole sentences: splitting, code paragraphs, and the automatic check every guide line passes."""
+from __future__ import annotations
+
+from core.study.prose import is_code, line_problem, prose_sentences, split_sentences, standalone
+
+
+def test_split_keeps_abbreviations_and_initials_but_splits_after_a_symbol():
+    assert split_sentences("Use a matrix, e.g. a table. It is fine.") == ["Use a matrix, e.g. a table.", "It is fine."]
+    assert split_sentences("It was B. F. Skinner who said so. Then he left.") == \
+        ["It was B. F. Skinner who said so.", "Then he left."]
+    assert split_sentences("It decomposes the matrix M. The result is a list.") == \
+        ["It decomposes the matrix M.", "The result is a list."]
+    assert split_sentences("It depends on its argument. diag(v) gives a matrix.") == \
+        ["It depends on its argument.", "diag(v) gives a matrix."]
+
+
+def test_code_paragraphs_and_sentences_continued_after_a_page_break_are_skipped():
+    assert is_code("> x <- c(1, 2)\n> x\n[1] 1 2") and is_code("fn main() {\n    let x = 5;\n}")
+    assert not is_code("A vector is an ordered collection of numbers.")
+    text = ("A vector holds numbers of the same\n\nmode and length. Vectors are simple.\n\n> x <- 1\n\n"
+            "The operator <- assigns a value.")
+    found = [s for s, _ in prose_sentences(text)]
+    assert found[-2:] == ["Vectors are simple.", "The operator <- assigns a value."]
+    assert not any(s.startswith("mode and length") for s in found)  # the tail of a sentence cut by a page break
+    assert line_problem(found[0]) == "no terminal punctuation"  # and its head is no sentence either
+
+
+def test_line_problem_names_what_is_wrong():
+    heading = "Matrix multiplication"
+    assert line_problem("The operator %*% is used for matrix multiplication.", [heading]) is None
+    assert line_problem("Matrix multiplication is used for matrix multiplication.") == "tautology"
+    assert line_problem("The values are recycled (see the rule below and", []) == "no terminal punctuation"
+    assert line_problem("The values (see the rule are recycled in order.") == "unmatched bracket or quote"
+    assert line_problem("and so the first subscript moves fastest of all.") == "does not start a sentence"
+    assert line_problem("Matrix multiplication The operator is used for products.", [heading]) == \
+        "heading run into a sentence"
+    assert line_problem("Matrix multiplication.", [heading]) in ("too short", "a copy of the heading")
+    assert line_problem("In such cases the smaller matrix is used, as follows:") == "no terminal punctuation"
+    assert line_problem("See [Appendix A][appendix_a]<!-- ignore --> for the list of keywords.") == "markup"
+
+
+def test_standalone_sentences_do_not_lean_on_the_one_before():
+    assert standalone("A dimension vector is a vector of non-negative integers.")
+    assert not standalone("This is known as the difference threshold.")
+    assert not standalone("However, the best way is crossprod(x).")
+    assert not standalone("Other functions are available, as we shall see in Section 5.4.")

@@ -1,0 +1,94 @@
+"""Quizzes from a chapter's lesson: model-written items verified against the book's sentence, code-output
+items from the book's examples, clozes without a model, and the reason when there are fewer than asked."""
+from __future__ import annotations
+
+from core.study.lesson import chapter_lesson
+from core.study.models import QuestionType
+from core.study.quizgen import false_ok, gives_away, lesson_quiz, perturbed_outputs
+
+
+def test_without_a_model_clozes_and_code_items_are_the_books_own(manual):
+    lib, book_id = manual
+    lesson = chapter_lesson(lib, book_id, "3")
+    run = lesson_quiz(lesson, 5)
+    assert len(run.questions) == 5 and run.note == ""
+    kinds = {q.type for q in run.questions}
+    assert kinds <= {QuestionType.CLOZE, QuestionType.CODE_OUTPUT} and QuestionType.CODE_OUTPUT in kinds
+    for q in run.questions:
+        assert q.answer in q.choices and len(set(q.choices)) == 4 and q.verified
+        if q.type is QuestionType.CLOZE:
+            assert q.evidence in {s.text for s in lesson.statements} and "_____" in q.question
+        else:
+            assert q.code and q.answer == q.evidence and q.answer in {e.output for e in lesson.examples}
+
+
+def test_a_short_chapter_says_exactly_why_it_has_fewer_questions(manual):
+    lib, book_id = manual
+    run = lesson_quiz(chapter_lesson(lib, book_id, "1"), 5)
+    assert len(run.questions) < 5
+    head = f"{len(run.questions)} of 5 questions: " if run.questions else "No questions: "
+    assert run.note.startswith(head + "chapter 1 has one page of text, with ")
+
+
+GOOD = {"sum()": "Which function gives the total of all the elements of a vector?",
+        "mean()": "Which function divides the sum of the elements by their number?"}
+
+
+class _QuizModel:
+    """A stand-in for the chat model that reads its prompt: writes a good question for ``sum()``, a question
+    its own read-back rejects for every other key, and a one-word change for true/false items."""
+
+    display_name = "scripted"
+
+    def __init__(self):
+        self.calls = []
+
+    def complete_json(self, messages, schema, **_):
+        prompt = messages[-1]["content"]
+        self.calls.append(schema)
+        props = schema["properties"]
+        if "false_statement" in props:
+            sentence = prompt.split('"')[1]
+            return {"false_statement": sentence.replace("returns", "never returns", 1)}
+        if "answer" in props:  # the read-back check
+            return {"answer": "sum()" if "the total" in prompt else "mean()" if "arithmetic" in prompt else "none"}
+        key = prompt.split('Correct answer: "')[1].split('"')[0]
+        if key in GOOD:
+            return {"question": GOOD[key], "distractors": ["mean()", "range()", "diff()"]}
+        return {"question": "Which one is described by the sentence about vectors?", "distractors": ["a", "b", "c"]}
+
+
+def test_model_questions_are_kept_only_when_the_sentence_answers_them(manual):
+    lib, book_id = manual
+    lesson = chapter_lesson(lib, book_id, "3")
+    model = _QuizModel()
+    run = lesson_quiz(lesson, 5, model=model)
+    assert len(run.questions) == 5 and run.generator == "scripted"
+    mc = [q for q in run.questions if q.type is QuestionType.MULTIPLE_CHOICE]
+    assert mc and {q.answer for q in mc} <= {"sum()", "mean()"} and mc[0].generator == "scripted"
+    for q in mc:
+        assert q.answer in q.evidence and q.answer not in q.question and q.answer in q.choices
+        assert not any(d in q.evidence for d in q.choices if d != q.answer)  # no wrong answer the sentence names
+    assert dict(run.rejected).get("the sentence does not answer it with the key", 0) + \
+        dict(run.rejected).get("question not about the sentence", 0) >= 1
+    assert any(q.type is QuestionType.TRUE_FALSE for q in run.questions)
+    assert any("enum" in str(schema) for schema in model.calls)  # the read-back is constrained to the choices
+
+
+def test_verification_helpers():
+    assert gives_away("What is an expression that calls a function?", "Calling a function")
+    assert not gives_away("Which function gives the total of a vector?", "sum()")
+    original = "The function sum() returns the total of all the elements of a vector."
+    assert false_ok(original, original, _Lesson()) == "false statement unchanged"
+    assert false_ok(original, original.replace("returns", "never returns"), _Lesson()) is None
+    assert false_ok(original, original.replace("all the", "half the"), _Lesson()) == \
+        "false statement not a checkable change"  # a word the book cannot prove wrong (could be a synonym)
+    assert false_ok("A bit holds 2 values.", "A bit holds 3 values.", _Lesson()) is None
+    assert false_ok(original, "Vectors are great.", _Lesson()) == "false statement rewritten"
+    wrong = perturbed_outputs("[1] 3 5 7", ["[1] 12"], seed=1)
+    assert len(wrong) == 3 and "[1] 3 5 7" not in wrong and all(w.startswith("[1]") for w in wrong)
+
+
+class _Lesson:
+    statements = ()
+    terms = ()

@@ -1,0 +1,27 @@
+"""The Study tab's texts: counts that read right, and summaries that say why fewer items came."""
+from __future__ import annotations
+
+from core.study.lesson import chapter_lesson
+from core.study.guide import build_guide
+from core.study.quizgen import lesson_quiz
+from core.study.render import guide_html, plural, practice_summary, quiz_summary
+
+
+def test_counts_read_right():
+    assert plural(1, "card") == "1 card" and plural(0, "card") == "0 cards" and plural(2, "quiz", "quizzes") == \
+        "2 quizzes"
+    assert practice_summary(0, 1, "7") == "Chapter 7 has no exercises, so here is 1 item made from its text; " \
+                                          "every answer is the book's own."
+    assert practice_summary(0, 0, "7", "It has no exercises.").startswith("No practice in chapter 7.")
+
+
+def test_quiz_summary_and_guide_links(manual):
+    lib, book_id = manual
+    lesson = chapter_lesson(lib, book_id, "3")
+    run = lesson_quiz(lesson, 3)
+    text = quiz_summary(run.questions, 3, run.seconds, run.note)
+    assert text.startswith("3 questions (") and "checked against the book" in text
+    empty = quiz_summary((), 5, 0.0, "No questions: chapter 9 has one page of text.")
+    assert empty.startswith("No questions: chapter 9 has one page of text.") and "Guide" in empty
+    html, refs = guide_html(build_guide(book_id, "3", lib.study_chunks(book_id, chapter="3"), lesson))
+    assert "href='practice:3." in html and "href='page:0'" in html and refs
