@@ -54,7 +54,7 @@ def keyed_questions(book: str, n: int) -> tuple[list, dict]:
     questions = load_questions(BENCH / book / "questions.jsonl")
     keys_path = DATA / "answer_keys" / f"{book}.jsonl"
     keys = load_keys(keys_path) if keys_path.exists() else {}
-    pool = [q for q in questions if q.qid in keys] or [q for q in questions if q.section]
+    pool = [q for q in questions if q.qid in keys] or questions  # without keys: citations only
     return spread(pool, n), keys
 
 

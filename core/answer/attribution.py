@@ -39,6 +39,7 @@ BEYOND_BOOK_LABEL = "Beyond the book:"
 
 _SENT_SPLIT = re.compile(r"(?<=[.!?])[\"”’)]*\s+(?=[\"“(]?[A-Z0-9])")
 _PARAGRAPH = re.compile(r"\n\s*\n")
+_FENCED = re.compile(r"```(.*?)(?:```|$)", re.S)
 
 
 class Support(str, enum.Enum):
@@ -143,6 +144,9 @@ def attribute(sentences: Sequence[tuple[int, str, tuple[int, ...]]], passages: d
     never gives, a definition attached to the wrong term) is dropped however alike the two are.
     """
     passage_stems = {n: stems(t) for n, t in passages.items()}
+    # A program the student pasted is theirs to reason about: a sentence about it (not backed by a source)
+    # is kept, uncited, instead of being dropped as unsupported.
+    pasted = stems(pasted_code(question))
     by_source: dict[int, list[int]] = {}
     for j, c in enumerate(candidates):
         by_source.setdefault(c.n, []).append(j)
@@ -191,11 +195,18 @@ def attribute(sentences: Sequence[tuple[int, str, tuple[int, ...]]], passages: d
             out.append(Attributed(text, Support.NONE, None, "", score, para, reason))
         elif score >= supported:
             out.append(Attributed(text, Support.SUPPORTED, chosen, short_quote(candidates[j].text), score, para))
+        elif pasted and overlap(text, pasted) >= drop_below:
+            out.append(Attributed(text, Support.CONNECTIVE, None, "", score, para))
         elif score >= drop_below or beyond_book:
             out.append(Attributed(text, Support.WEAK, None, "", score, para))
         else:
             out.append(Attributed(text, Support.NONE, None, "", score, para))
     return out
+
+
+def pasted_code(question: str) -> str:
+    """The program(s) a question carries in ``` fences ("" when none)."""
+    return "\n".join(_FENCED.findall(question))
 
 
 def render(attributed: Sequence[Attributed]) -> str:
@@ -324,5 +335,5 @@ def build_citations(supported: Sequence[Attributed], sources: Sequence[Source],
 
 
 __all__ = ["Attributed", "BEYOND_BOOK_LABEL", "SourceSentence", "Support", "attribute", "best_quotes",
-           "build_citations", "chunk_for_quote", "citation", "complete_sentences", "is_connective", "overlap", "render",
-           "sentence_candidates", "short_quote", "source_sentences", "split_answer", "stems"]
+           "build_citations", "chunk_for_quote", "citation", "complete_sentences", "is_connective", "overlap",
+           "pasted_code", "render", "sentence_candidates", "short_quote", "source_sentences", "split_answer", "stems"]

@@ -88,11 +88,25 @@ def _pronoun_is_subject(question: str) -> bool:
                           r"|\b(?:it|this|that|they|these|those)\s*[?.!]*\s*$", question, re.I))
 
 
+_BLANK = re.compile(r"_{3,}|…{2,}|\.{5,}")
+
+
+def fill_blanks(question: str) -> str:
+    """A fill-in-the-blank exercise as a question: "Daily rhythms are called ________." → "Daily rhythms are
+    called what?" (small models answer the question; the blank leaves them guessing what is asked)."""
+    if not _BLANK.search(question):
+        return question
+    text = _BLANK.sub("what", question).strip()
+    text = text[0].upper() + text[1:]
+    return text if text.endswith("?") else re.sub(r"[.!:;\s]*$", "", text) + "?"
+
+
 def rewrite_followup(question: str, previous_question: str | None) -> Rewrite:
-    """A self-contained version of ``question`` given the previous turn's question (or None)."""
-    q = " ".join(question.split())
+    """A self-contained version of ``question`` given the previous turn's question (or None).  A first
+    question keeps its line breaks (a pasted program needs them); blanks become "what"."""
+    q = " ".join(fill_blanks(question).split())
     if not previous_question or not previous_question.strip():
-        return Rewrite(q)
+        return Rewrite(fill_blanks(question.strip()))
     m = _WHAT_ABOUT.match(q)
     topic = topic_of(previous_question)
     if m and len(query_terms(m.group(1))) <= 4:

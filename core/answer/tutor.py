@@ -27,7 +27,7 @@ from typing import Any
 
 
 from core.answer.attribution import (BEYOND_BOOK_LABEL, Support, attribute, best_quotes, build_citations,
-                                     complete_sentences, render, split_answer)
+                                     complete_sentences, is_connective, pasted_code, render, split_answer)
 from core.answer.followup import rewrite_followup
 from core.answer.markers import MarkerFilter, ParagraphGate, strip_source_tags
 from core.answer.preparation import AnswerSettings, Prepared, embed_candidates, prepare
@@ -278,12 +278,16 @@ class Tutor:
         if not self.settings.drop_unsupported:
             attributed = [replace(a, support=Support.WEAK) if a.support is Support.NONE else a for a in attributed]
         supported = [a for a in attributed if a.support is Support.SUPPORTED]
+        # About a program the student pasted, sentences on that program count as answering (kept uncited).
+        about_code = bool(pasted_code(base.search_question)) and any(
+            a.support is Support.CONNECTIVE and not is_connective(a.text) for a in attributed)
         notice = ""
-        if not beyond and (says_not_covered(raw) or (not supported and verdict.score < self.settings.grounded_keep)):
+        if not beyond and (says_not_covered(raw) or (not (supported or about_code)
+                                                     and verdict.score < self.settings.grounded_keep)):
             # The model says the passages do not answer it, or nothing it wrote is backed by them and retrieval
             # was not sure either: the book does not answer this question.
             return self._declined(base, verdict, timings, ms)
-        if supported or uncovered:
+        if supported or about_code or uncovered:
             text = render(attributed)
         else:  # nothing the model wrote is backed by the book: show the book's own sentences instead
             quotes = best_quotes(base.search_question, prep.candidates, prep.question_sims)

@@ -136,7 +136,8 @@ def named_terms(question: str, is_rare: Callable[[str], bool] | None = None) -> 
     if is_rare is not None:
         for m in _WORD.finditer(plain):
             w = m.group(0)
-            if w.islower() and len(w) >= MIN_RARE_LETTERS and w not in STOPWORDS and is_rare(w):
+            if (w.islower() and len(w) >= MIN_RARE_LETTERS and w not in STOPWORDS and "'" not in w
+                    and "’" not in w and is_rare(w)):
                 add(w, TermKind.RARE)
     return list(found.values())
 
@@ -152,8 +153,8 @@ def absent_terms(terms: Iterable[NamedTerm], mentioned: Callable[[str, bool], bo
 def content_words(question: str) -> list[str]:
     """Lower-case content words of five letters or more (no stopwords, no code, no pasted program)."""
     plain = _CODE_SPAN.sub(" ", _POSSESSIVE.sub("", _FENCED.sub(" ", question)))
-    return list(dict.fromkeys(w.lower() for w in _WORD.findall(plain)
-                              if len(w) >= 5 and w.lower() not in _FUNCTION_WORDS))
+    return list(dict.fromkeys(w.lower() for w in _WORD.findall(plain) if len(w) >= 5 and "'" not in w
+                              and "’" not in w and w.lower() not in _FUNCTION_WORDS))  # "wouldn't" is no term
 
 
 def content_bigrams(question: str) -> list[str]:

@@ -133,3 +133,15 @@ def test_complete_sentences_keeps_whole_sentences_and_their_markers():
         "Energy is the capacity to do work [1]."
     assert complete_sentences("It moves. [2] It stops when") == "It moves. [2]"
     assert complete_sentences("no sentence end here") == "no sentence end here"
+
+
+def test_a_sentence_about_the_students_own_program_is_kept_uncited():
+    from core.answer.attribution import Support, attribute
+    question = "Does this compile?\n```\nfn shortest(x: &str, y: &str) -> &str { if x.len() < y.len() { x } else { y } }\n```"
+    sentences = [(0, "The shortest function compares x.len() with y.len() and returns x or y.", ())]
+    passages = {1: "Lifetimes ensure that references are valid as long as we need them to be."}
+    cands = [SourceSentence(1, passages[1])]
+    kept = attribute(sentences, passages, cands, None, question=question)
+    assert kept[0].support is Support.CONNECTIVE and kept[0].source is None
+    dropped = attribute(sentences, passages, cands, None, question="Does this compile?")
+    assert dropped[0].support is not Support.CONNECTIVE

@@ -56,3 +56,12 @@ def test_a_followup_of_a_followup_keeps_the_original_topic():
     why = rewrite_followup("why?", PREV).text
     assert rewrite_followup("how does it work?", why).text == "How does operant conditioning work?"
     assert rewrite_followup("why?", why).text == why
+
+
+def test_blanks_become_questions_and_programs_keep_their_lines():
+    from core.answer.followup import fill_blanks
+    assert fill_blanks("Daily rhythms are called ________.") == "Daily rhythms are called what?"
+    assert fill_blanks("________ cycles occur every 24 hours.") == "What cycles occur every 24 hours?"
+    assert fill_blanks("No blank here.") == "No blank here."
+    program = "What does this print?\n\n```\nfn main() {}\n```"
+    assert rewrite_followup(program, None).text == program
