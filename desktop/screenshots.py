@@ -8,6 +8,7 @@ search-only answers, so the pictures show exactly what a first run shows.  Views
 * ``answer.png``        a streamed answer with citation chips and source cards
 * ``reader.png``        the reader at a cited page with the passage highlighted
 * ``import-queue.png``  the import queue: done, failed (readable error), in progress, waiting
+* ``settings.png``      Settings: answer quality, the model that runs and why
 """
 from __future__ import annotations
 
@@ -98,6 +99,7 @@ def make_screenshots(out: Path, *, embedder=None, size: tuple[int, int] = (1420,
             window.show()
             shots.append(grab(app, window, out / "welcome.png"))
             shots += _library_and_answer(app, window, out, sample_books()[0])
+            shots.append(_settings(app, window, out))
             shots.append(_import_queue(app, window, out, root, long_book_pages))
             window.shutdown()
             window.hide()
@@ -126,6 +128,20 @@ def _library_and_answer(app: QApplication, window, out: Path, sample: Path) -> l
     window.open_citation(cited)
     shots.append(grab(app, window, out / "reader.png"))
     return shots
+
+
+def _settings(app: QApplication, window, out: Path) -> Path:
+    """The Settings dialog as the window opens it (answer quality, the model that runs and why)."""
+    from desktop.model_choice import choice_text
+    from desktop.settings import SettingsDialog
+    asker = window.runner.asker
+    note = choice_text(getattr(asker, "choice", None), getattr(asker, "model_name", "") or "no model")
+    dialog = SettingsDialog(window.settings, window, model_note=note)
+    dialog.resize(760, 420)
+    dialog.show()
+    path = grab(app, dialog, out / "settings.png")
+    dialog.close()
+    return path
 
 
 def _import_queue(app: QApplication, window, out: Path, root: Path, pages: int) -> Path:

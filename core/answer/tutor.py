@@ -282,17 +282,19 @@ class Tutor:
         about_code = bool(pasted_code(base.search_question)) and any(
             a.support is Support.CONNECTIVE and not is_connective(a.text) for a in attributed)
         notice = ""
-        if not beyond and (says_not_covered(raw) or (not (supported or about_code)
-                                                     and verdict.score < self.settings.grounded_keep)):
-            # The model says the passages do not answer it, or nothing it wrote is backed by them and retrieval
+        declined = says_not_covered(raw)
+        grounded = (supported or about_code) and not declined
+        if not beyond and not grounded and verdict.score < self.settings.grounded_keep:
+            # The model says the passages do not answer it, or nothing it wrote is backed by them, and retrieval
             # was not sure either: the book does not answer this question.
             return self._declined(base, verdict, timings, ms)
-        if supported or about_code or uncovered:
+        if grounded or uncovered:
             text = render(attributed)
-        else:  # nothing the model wrote is backed by the book: show the book's own sentences instead
+        else:  # the model declined or wrote nothing the book backs, yet retrieval is sure: the book's own words
             quotes = best_quotes(base.search_question, prep.candidates, prep.question_sims)
             text, supported = extractive_text(sources, quotes)
-            notice = "The model's answer could not be matched to your book, so these are the book's own words."
+            notice = ("The model did not answer from these passages, so these are the book's own words." if declined
+                      else "The model's answer could not be matched to your book, so these are the book's own words.")
         if uncovered:
             text = "Beyond the book (your textbook does not seem to cover this): " + text
         citations = build_citations(supported, sources, prep.pool)

@@ -241,10 +241,12 @@ def test_screenshot_script_renders_every_view(qtbot, tmp_path: Path):
     from desktop.screenshots import make_screenshots
     from tests.fakes import HashingEmbedder
     shots = make_screenshots(tmp_path / "docs", embedder=HashingEmbedder(), size=(1200, 780), long_book_pages=60)
-    assert [p.name for p in shots] == ["welcome.png", "library.png", "answer.png", "reader.png", "import-queue.png"]
+    assert [p.name for p in shots] == ["welcome.png", "library.png", "answer.png", "reader.png", "settings.png",
+                                       "import-queue.png"]
     for path in shots:
         image = QImage(str(path))
-        assert (image.width(), image.height()) == (1200, 780), path
+        expected = (760, 420) if path.name == "settings.png" else (1200, 780)
+        assert (image.width(), image.height()) == expected, path
 
 
 def test_find_backwards_starts_before_the_page_on_screen(qtbot, tmp_path: Path):
