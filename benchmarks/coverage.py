@@ -12,10 +12,10 @@ own library exactly as ``Tutor.retrieve`` asks (``Library.find`` with the tutor'
 * near-domain off-book: ``benchmarks/data/offbook/<book>.jsonl`` (same field, not in the book);
 * other books: 60 questions of each other dev book; generic: ``benchmarks/data/offbook_questions.jsonl``.
 
-The decision declines when the coverage score is below ``threshold``, or when the question names a term
-the book never mentions and the score is below ``keep_above``.  ``--fit`` chooses the logistic weights
-(classes balanced), ``threshold`` and ``keep_above`` on all books but one and reports the one left out,
-for each book in turn, then fits the shipped default on all books.  Without ``--fit`` it reports the
+The decision declines when the coverage score is below ``threshold``, or when a short, one-sentence
+question names a specific term the book never mentions (``coverage.topic_terms``; no fitted parameter).
+``--fit`` chooses the logistic weights (classes balanced) and ``threshold`` on all books but one and
+reports the one left out, for each book in turn, then fits the shipped default on all books.  Without ``--fit`` it reports the
 shipped constants of ``core.retrieval.coverage``.  Features are cached in ``--cache`` (JSON) so refits
 are instant.
 """
@@ -63,7 +63,9 @@ def features(tutor: Tutor, book_id: str, question: str) -> dict:
     hits = tutor.library.find(query, tutor.settings.k, book_id=book_id)
     missing = tutor.absence(query, book_id=book_id)
     sig = coverage.signals(query, hits, absence=missing)
-    return {"q": question, "hits": len(hits), **asdict(sig), "named": list(missing.named)}
+    return {"q": question, "hits": len(hits), **asdict(sig), "named": list(missing.named),
+            "absent_named": [[t.text, t.kind] for t in missing.terms],
+            "topic": list(coverage.topic_terms(query, missing))}
 
 
 def collect(libs: Path, books: list[str], limit: int) -> dict:
@@ -93,7 +95,7 @@ INPUTS = ("vector_max", "vector_mean", "named_absent", "rare_word_absent", "word
 def derived(r: dict) -> dict:
     """The model's inputs for one question: retrieval signals and what the book never mentions."""
     if "named_absent" in r:
-        return {f: r[f] for f in INPUTS}
+        return {f: r[f] for f in INPUTS + FEATURES}
     kinds = {k for _, k in r["absent"]}
     pieces = [p for _, p in r["absent_words"]]
     return {**{f: r[f] for f in FEATURES}, "named_absent": float(bool(kinds & STRONG)),
@@ -108,7 +110,10 @@ def scores(rows: list[dict], weights: dict[str, float], bias: float) -> np.ndarr
 
 
 def declined(rows: list[dict], weights: dict, bias: float, threshold: float) -> np.ndarray:
-    return scores(rows, weights, bias) < threshold
+    """The shipped decision: a score below ``threshold``, or a short question about a term the book never
+    mentions (``coverage.topic_terms``)."""
+    topic = np.array([bool(r.get("topic")) for r in rows])
+    return (scores(rows, weights, bias) < threshold) | topic
 
 
 def rates(data: dict, book: str, params: tuple) -> dict:

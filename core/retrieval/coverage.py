@@ -9,6 +9,7 @@ ones).  This module is pure: it reads the hits' stage scores and text only, no m
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -119,10 +120,29 @@ def score(sig: CoverageSignals) -> float:
     return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, z))))
 
 
+TOPIC_QUESTION_WORDS = 25  # longer, or more than one sentence: an exercise that sets up its own scenario
+_SENTENCE_END = re.compile(r"[.?!](?:\s+|$)")
+
+
+def topic_terms(question: str, absence: Absence | None) -> tuple[str, ...]:
+    """The specific terms (code, names, acronyms, quoted) the books never mention that a short, one-sentence
+    question asks about — "What did NANOGrav find …?", "When should I return anyhow::Result …?".  Such a
+    question is about something the book does not cover, whatever the passages' cosines say.  A longer
+    question or an exercise of several sentences names people, places and programs of its own ("Carson
+    enjoys writing …", "Say you are given `wait_all(a, b)` …"), so there a missing name is only a signal."""
+    if absence is None or not absence.terms or "```" in question or "\n" in question.strip():
+        return ()
+    text = question.strip()
+    if len(text.split()) > TOPIC_QUESTION_WORDS or len(_SENTENCE_END.findall(text.rstrip(".?! ") + "?")) > 1:
+        return ()
+    return tuple(t.text for t in absence.terms if t.kind != TermKind.RARE)
+
+
 def assess(question: str, hits: Sequence[Hit], *, absence: Absence | None = None,
            threshold: float = DEFAULT_THRESHOLD) -> Coverage:
     """Coverage of ``question`` by ``hits`` (as returned by ``Library.find``, best first) and what the books
-    never mention (``absence``, from ``core.retrieval.mentions.absence``).
+    never mention (``absence``, from ``core.retrieval.mentions.absence``).  A short question about a
+    specific term the books never mention (``topic_terms``) is not covered, whatever the score.
 
     No hits at all means not covered (score 0).  ``nearest`` names the best sections either way, so
     an answer that declines can still point the student somewhere; ``absent_terms`` names what the
@@ -130,10 +150,10 @@ def assess(question: str, hits: Sequence[Hit], *, absence: Absence | None = None
     """
     sig = signals(question, hits, absence=absence)
     s = score(sig) if hits else 0.0
-    covered = bool(hits) and s >= threshold
+    covered = bool(hits) and s >= threshold and not topic_terms(question, absence)
     named = absence.named if absence is not None and not covered else ()
     return Coverage(score=s, covered=covered, nearest=nearest_sections(hits), signals=sig, absent_terms=named)
 
 
-__all__ = ["BIAS", "Coverage", "CoverageSignals", "DEFAULT_THRESHOLD", "TOP_HITS", "WEIGHTS", "assess",
-           "nearest_sections", "score", "signals", "term_coverage"]
+__all__ = ["BIAS", "Coverage", "CoverageSignals", "DEFAULT_THRESHOLD", "TOP_HITS", "TOPIC_QUESTION_WORDS", "WEIGHTS",
+           "assess", "nearest_sections", "score", "signals", "term_coverage", "topic_terms"]

@@ -50,6 +50,14 @@ let given if in on at for from to of by with as after before during under over b
 _FENCED = re.compile(r"```.*?(?:```|$)", re.S)
 _POSSESSIVE = re.compile(r"(?<=\w)[’']s\b")
 MIN_RARE_LETTERS = 6
+_ELEMENTS = frozenset("""
+H He Li Be B C N O F Ne Na Mg Al Si P S Cl Ar K Ca Sc Ti V Cr Mn Fe Co Ni Cu Zn Ga Ge As Se Br Kr Rb Sr Y Zr
+Nb Mo Tc Ru Rh Pd Ag Cd In Sn Sb Te I Xe Cs Ba La Ce Pr Nd Pm Sm Eu Gd Tb Dy Ho Er Tm Yb Lu Hf Ta W Re Os Ir
+Pt Au Hg Tl Pb Bi Po At Rn Fr Ra Ac Th Pa U Np Pu Am Cm Bk Cf Es Fm Md No Lr Rf Db Sg Bh Hs Mt Ds Rg Cn Nh Fl
+Mc Lv Ts Og
+""".split())
+_FORMULA_PART = re.compile(r"([A-Z][a-z]?)|[\d_{}()\[\]·•–−+^-]+")
+_IDENTIFIER = re.compile(r"[A-Za-z_]\w{2,}")
 
 
 class TermKind:
@@ -66,6 +74,22 @@ class NamedTerm:
 
     text: str
     kind: str
+
+
+def is_formula(term: str) -> bool:
+    """Is ``term`` a chemical formula ("Rb_2O", "KHS", "Se–H", "NaCl")?  An exercise's compound is something
+    to work out, not a topic the book has to name."""
+    pos, symbols = 0, 0
+    while pos < len(term):
+        m = _FORMULA_PART.match(term, pos)
+        if m is None:
+            return False
+        if m.group(1):  # a capital and maybe a small letter: an element symbol, or no formula at all
+            if m.group(1) not in _ELEMENTS:
+                return False
+            symbols += 1
+        pos = m.end()
+    return symbols >= 2 or (symbols == 1 and any(c.isdigit() for c in term))
 
 
 def _clean(term: str) -> str:
@@ -129,10 +153,11 @@ def named_terms(question: str, is_rare: Callable[[str], bool] | None = None) -> 
     for m in _QUOTED.finditer(plain):
         add(m.group(1) or m.group(2), TermKind.QUOTED)
     for m in _ACRONYM.finditer(plain):
-        if m.group(0) not in ("I", "A") and not m.group(0).isdigit():
+        if m.group(0) not in ("I", "A") and not m.group(0).isdigit() and not is_formula(m.group(0)):
             add(m.group(0), TermKind.ACRONYM)
     for name in _names(plain):
-        add(name, TermKind.NAME)
+        if not is_formula(name):
+            add(name, TermKind.NAME)
     if is_rare is not None:
         for m in _WORD.finditer(plain):
             w = m.group(0)
@@ -142,10 +167,24 @@ def named_terms(question: str, is_rare: Callable[[str], bool] | None = None) -> 
     return list(found.values())
 
 
+def _is_mentioned(term: NamedTerm, mentioned: Callable[[str, bool], bool]) -> bool:
+    if mentioned(term.text, term.kind == TermKind.ACRONYM):
+        return True
+    words = term.text.split()
+    if term.kind == TermKind.NAME and len(words) >= 2:  # "Dillon Rule" is written "Dillon’s Rule"
+        return any(mentioned(" ".join(words[:i] + ["s"] + words[i:]), False) for i in range(1, len(words)))
+    if term.kind == TermKind.CODE:  # `f.await`, `a.push_str(b)`: the question's own names around the book's
+        parts = _IDENTIFIER.findall(term.text)
+        return bool(parts) and len(parts) < len(re.findall(r"\w+", term.text)) and \
+            all(mentioned(p, False) for p in parts)
+    return False
+
+
 def absent_terms(terms: Iterable[NamedTerm], mentioned: Callable[[str, bool], bool]) -> tuple[NamedTerm, ...]:
     """The terms the books never mention (``mentioned(text, exact_case)``: does the phrase occur in the books in
-    scope; acronyms are matched with their case, so "INS" is not the word "ins")."""
-    return tuple(t for t in terms if not mentioned(t.text, t.kind == TermKind.ACRONYM))
+    scope; acronyms are matched with their case, so "INS" is not the word "ins").  A name is also found in its
+    possessive form, and code made of one-letter names around the book's identifiers is the book's."""
+    return tuple(t for t in terms if not _is_mentioned(t, mentioned))
 
 
 
@@ -204,4 +243,4 @@ def absence(question: str, mentioned: Callable[[str, bool], bool],
 
 
 __all__ = ["Absence", "NamedTerm", "RARE_WORD_PIECES", "TermKind", "absence", "absent_terms", "content_bigrams",
-           "content_words", "named_terms"]
+           "content_words", "is_formula", "named_terms"]

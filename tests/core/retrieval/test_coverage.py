@@ -64,6 +64,23 @@ def test_a_question_naming_what_the_book_never_mentions_is_declined_and_named():
     assert assess("What is memory encoding?", near, absence=Absence()).covered
 
 
+def test_a_short_question_about_an_absent_name_is_declined_whatever_the_passages_score():
+    from core.retrieval.coverage import topic_terms
+    from core.retrieval.mentions import Absence, NamedTerm, TermKind
+    missing = Absence(terms=(NamedTerm("Carson", TermKind.NAME),))
+    strong = [hit(i, h.chunk.text, vector=0.9, section=i) for i, h in enumerate(MEMORY, start=1)]
+    short = "What did Carson find about memory encoding?"
+    assert topic_terms(short, missing) == ("Carson",)
+    cov = assess(short, strong, absence=missing)
+    assert not cov.covered and cov.score >= DEFAULT_THRESHOLD and cov.absent_terms == ("Carson",)
+    # an exercise that sets up its own scenario names people of its own: only a signal there
+    scenario = "Carson enjoys writing mystery novels. How does memory encoding help him remember plots?"
+    assert topic_terms(scenario, missing) == ()
+    assert assess(scenario, strong, absence=missing).covered
+    rare = Absence(terms=(NamedTerm("photoredox", TermKind.RARE),))
+    assert topic_terms("How does photoredox catalysis work?", rare) == ()
+
+
 def test_a_well_matched_question_is_covered_and_an_unrelated_one_is_not():
     good = assess("What is memory encoding?", MEMORY)
     assert isinstance(good, Coverage) and good.covered and good.score >= DEFAULT_THRESHOLD

@@ -1,7 +1,8 @@
 """What a question names, and which of it the book never mentions."""
 from __future__ import annotations
 
-from core.retrieval.mentions import Absence, NamedTerm, TermKind, absence, absent_terms, content_bigrams, named_terms
+from core.retrieval.mentions import (Absence, NamedTerm, TermKind, absence, absent_terms, content_bigrams, is_formula,
+                                     named_terms)
 
 
 def texts(question: str, **kw) -> list[tuple[str, str]]:
@@ -45,6 +46,26 @@ def test_absent_terms_match_acronyms_with_their_case():
     terms = [NamedTerm("INS", TermKind.ACRONYM), NamedTerm("Court", TermKind.NAME)]
     assert [t.text for t in absent_terms(terms, mentioned)] == ["INS"]
     assert ("INS", True) in calls
+
+
+def test_chemical_formulas_are_not_names():
+    for formula in ("Rb_2O", "KHS", "HONO", "Se–H", "NaCl", "Cl_2CO", "C_6H_5CO_2Na"):
+        assert is_formula(formula), formula
+    for name in ("EMDR", "PTSD", "NANOGrav", "Bruen", "GATs", "Australia", "No", "M13"):
+        assert not is_formula(name), name
+    assert texts("Determine the oxidation state of sulfur in SF_6 and KHS.") == []
+    assert texts("Is EMDR better than exposure therapy?") == [("EMDR", TermKind.ACRONYM)]
+
+
+def test_a_possessive_name_and_code_around_the_books_identifiers_are_mentioned():
+    book = {"dillon s rule", "push_str", "await", "cargo"}
+
+    def mentioned(text: str, exact: bool) -> bool:
+        return text.lower() in book
+    terms = [NamedTerm("Dillon Rule", TermKind.NAME), NamedTerm("a.push_str(b)", TermKind.CODE),
+             NamedTerm("f.await", TermKind.CODE), NamedTerm("cargo nextest", TermKind.CODE),
+             NamedTerm("anyhow::Result", TermKind.CODE)]
+    assert [t.text for t in absent_terms(terms, mentioned)] == ["cargo nextest", "anyhow::Result"]
 
 
 def test_absence_counts_words_and_phrases():
