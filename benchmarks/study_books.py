@@ -28,7 +28,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from core.library import Library  # noqa: E402
-from core.study.cards import lesson_cards  # noqa: E402
+from core.study.lesson_cards import lesson_cards  # noqa: E402
 from core.study.drills import lesson_practice  # noqa: E402
 from core.study.guide import build_guide, guide_lines  # noqa: E402
 from core.study.lesson import MIN_PAGES, book_chapters, chapter_lesson  # noqa: E402

@@ -268,7 +268,7 @@ class StudyPanel(QWidget):
 
     # -- cards -------------------------------------------------------------------------------------
     def load_cards(self, all_cards: bool = False) -> None:
-        from core.study.cards import lesson_cards
+        from core.study.lesson_cards import lesson_cards
         from core.study.schedule import new_schedule, now_iso
         book, chapter = self.book_id(), self.chapter_number()
         self.cards_info.setText(f"Making cards from chapter {chapter}…")

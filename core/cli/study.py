@@ -10,7 +10,8 @@ from core.cli.output import emit, json_flag
 from core.errors import LanternError, ModelUnavailableError
 from core.llm.model import LocalModel
 from core.llm.settings import LLMSettings
-from core.study.cards import card_from_citation, lesson_cards
+from core.study.cards import card_from_citation
+from core.study.lesson_cards import lesson_cards
 from core.study.drills import drill_chapter, find_drill, lesson_practice
 from core.study.export import export_cards
 from core.study.guide import chapter_guide, format_guide

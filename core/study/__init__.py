@@ -4,7 +4,7 @@ and progress.
 One pipeline: ``lesson`` finds what a chapter teaches (``statements``: defining sentences, rules, facts
 about its key terms and identifiers, and code examples with the output the book prints; ``prose``
 keeps only whole sentences) and caches it in the library; ``quizgen`` (checks in ``quizchecks``),
-``cards.lesson_cards``, ``drills`` (practice made from the text, after the book's own exercises from
+``lesson_cards``, ``drills`` (practice made from the text, after the book's own exercises from
 ``practice``) and ``guide`` all start from it, for the CLI and the desktop alike (``render`` holds the
 desktop's HTML).  Pure functions over ``Chunk`` records (tested directly); persistence goes through
 ``Library`` (the SQL of the study tables is ``store``, called only by the library).

@@ -18,6 +18,7 @@ import re
 from collections.abc import Sequence
 
 from core.models import Citation
+from core.study.checking import check_answer
 from core.study.lesson import ChapterLesson
 from core.study.models import Exercise, ExerciseKind, Feedback, SourceRef, Verdict
 from core.study.prose import split_sentences
@@ -142,7 +143,6 @@ def check_drill(exercise: Exercise, student: str) -> tuple[Verdict, float]:
     if not student.strip():
         return Verdict.INCORRECT, 0.0
     if exercise.kind is ExerciseKind.WORKED_EXAMPLE and exercise.text.startswith("Rework"):
-        from core.study.practice import check_answer
         return check_answer(key, student)  # a value: numbers within 2 %
     if exercise.kind in (ExerciseKind.PREDICT_OUTPUT, ExerciseKind.WORKED_EXAMPLE):
         want, got = _tokens(key), _tokens(student)

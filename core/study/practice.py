@@ -5,7 +5,7 @@
 items, "Check Your Learning"/"Try it" blocks inside the text become items with the answer printed
 after them, and an answer key ("Answers to Selected Exercises", "Solutions") is matched to the
 exercises by number.  ``exercises_like`` finds practice similar to one exercise ("an exercise like
-3.14"); ``check_answer`` compares a student's answer with the key; ``feedback`` explains, grounded
+3.14"); ``feedback`` checks a student's answer against the key (``core.study.checking``) and explains, grounded
 in the exercise's section with citations (with the local model when given one, extractive otherwise).
 """
 from __future__ import annotations
@@ -16,6 +16,8 @@ from collections.abc import Sequence
 
 from core.errors import LanternError
 from core.models import Chunk, ChunkRole, Citation
+from core.study.checking import check_answer
+from core.study.drills import drill_feedback
 from core.study.models import Exercise, ExerciseKind, Feedback, SourceRef, Verdict
 from core.study.text import Run, content_words, normalize, sentences, stitch
 
@@ -181,48 +183,6 @@ def exercises_like(exercises: Sequence[Exercise], target: Exercise, k: int = 3) 
     return sorted(pool, key=score, reverse=True)[:k]
 
 
-_NUM = re.compile(r"-?\d+(?:,\d{3})*(?:\.\d+)?(?:\s*[x×]\s*10\^?\s*-?\d+)?")
-
-
-def _numbers(text: str) -> list[float]:
-    out = []
-    for m in _NUM.findall(text.replace("−", "-")):
-        base, _, exp = re.split(r"\s*[x×]\s*10\^?\s*", m) + ["", ""] if re.search(r"[x×]", m) else (m, "", "")
-        try:
-            value = float(base.replace(",", ""))
-            if exp:
-                value *= 10 ** int(exp)
-            out.append(value)
-        except ValueError:
-            continue
-    return out
-
-
-def check_answer(key: str, student: str) -> tuple[Verdict, float]:
-    """Compare a student's answer with the book's key: numbers within 2 % and shared content words.
-
-    Returns the verdict and an agreement score 0..1 (numbers weigh 0.7 when the key has any).
-    """
-    if not student.strip():
-        return Verdict.INCORRECT, 0.0
-    key_numbers = [n for n in _numbers(key) if n not in (0.0,)] or _numbers(key)
-    student_numbers = _numbers(student)
-    key_words = set(content_words(re.sub(r"\$[^$]*\$", " ", key)))
-    student_words = set(content_words(student))
-    words = len(key_words & student_words) / len(key_words) if key_words else 0.0
-    if key_numbers:
-        matched = sum(1 for n in key_numbers
-                      if any(abs(s - n) <= 0.02 * max(abs(n), 1e-9) for s in student_numbers))
-        final = key_numbers[-1]
-        final_ok = any(abs(s - final) <= 0.02 * max(abs(final), 1e-9) for s in student_numbers)
-        share = max(matched / len(key_numbers), 1.0 if final_ok else 0.0)
-        score = 0.8 * share + 0.2 * min(1.0, words * 2)
-    else:
-        score = words
-    verdict = Verdict.CORRECT if score >= 0.75 else Verdict.PARTLY if score >= 0.4 else Verdict.INCORRECT
-    return verdict, round(score, 3)
-
-
 def _citation(n: int, chunk: Chunk, quote: str) -> Citation:
     ref = SourceRef.of(chunk)
     return Citation(n=n, chunk_id=chunk.id, book_id=chunk.book_id, chapter=chunk.chapter_number,
@@ -285,7 +245,6 @@ def feedback(lib, exercise: Exercise, student_answer: str, *, model=None, k: int
     """Feedback on ``student_answer``: checked against the book's key when it has one, explained from
     the exercise's section with citations.  ``model``: a ``core.llm.model.LocalModel`` (or None: extractive)."""
     if exercise.kind.generated:  # made from the text: checked against the book's own sentence or output
-        from core.study.drills import drill_feedback
         return drill_feedback(exercise, student_answer)
     verdict, score = (check_answer(exercise.answer, student_answer) if exercise.answer
                       else (Verdict.UNCHECKED, None))

@@ -9,7 +9,8 @@ from core.cli.main import main
 from core.errors import LanternError
 from core.models import ChunkRole
 from core.study.models import ExerciseKind, Verdict
-from core.study.practice import (check_answer, exercises_by_chapter, exercises_like, feedback, find_exercise,
+from core.study.checking import check_answer
+from core.study.practice import (exercises_by_chapter, exercises_like, feedback, find_exercise,
                                  find_exercises)
 from tests.core.study.conftest import ScriptedJsonModel, make_chunk
 
