@@ -66,4 +66,6 @@ def choice_text(choice: Choice | None, model_name: str) -> str:
     """What Settings and the status bar say about the model that runs."""
     if choice is None:
         return f"Runs {model_name}."
+    if choice.reason.startswith(model_name):  # "X is the most correct …": say the name once
+        return f"Runs {model_name}: it {choice.reason[len(model_name):].lstrip()}"
     return f"Runs {model_name}: {choice.reason}"

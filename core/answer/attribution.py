@@ -15,12 +15,12 @@ from __future__ import annotations
 import enum
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 import numpy as np
 
-from core.answer.faithfulness import conflict
+from core.answer.faithfulness import conflict, leans_on_previous
 from core.answer.markers import parse_citations, strip_citations
 from core.index.fts import query_terms
 from core.ingest.sentences import default_splitter
@@ -141,7 +141,8 @@ def attribute(sentences: Sequence[tuple[int, str, tuple[int, ...]]], passages: d
     ``beyond_book``, sentences from the paragraph that starts with "Beyond the book:" onwards are
     kept without judging them; without it, such a paragraph is dropped.  A sentence that misstates its
     best source sentence (``core.answer.faithfulness.conflict``: a flipped negation, a number the passage
-    never gives, a definition attached to the wrong term) is dropped however alike the two are.
+    never gives, a definition attached to the wrong term) is dropped however alike the two are, and so
+    is a sentence right after a dropped one that takes its subject from it (``drop_orphans``).
     """
     passage_stems = {n: stems(t) for n, t in passages.items()}
     # A program the student pasted is theirs to reason about: a sentence about it (not backed by a source)
@@ -201,6 +202,19 @@ def attribute(sentences: Sequence[tuple[int, str, tuple[int, ...]]], passages: d
             out.append(Attributed(text, Support.WEAK, None, "", score, para))
         else:
             out.append(Attributed(text, Support.NONE, None, "", score, para))
+    return drop_orphans(out)
+
+
+def drop_orphans(attributed: Sequence[Attributed]) -> list[Attributed]:
+    """Drop a sentence that leans on a dropped one in its paragraph ("It comes in many forms" after a
+    removed "Kinetic energy is the capacity to do work"): its "it" now points at the wrong thing."""
+    out: list[Attributed] = []
+    for a in attributed:
+        before = out[-1] if out else None
+        if before is not None and before.support is Support.NONE and before.paragraph == a.paragraph \
+                and a.support is not Support.NONE and a.support is not Support.BEYOND and leans_on_previous(a.text):
+            a = replace(a, support=Support.NONE, source=None, quote="", conflict="leans on a dropped sentence")
+        out.append(a)
     return out
 
 
@@ -335,5 +349,5 @@ def build_citations(supported: Sequence[Attributed], sources: Sequence[Source],
 
 
 __all__ = ["Attributed", "BEYOND_BOOK_LABEL", "SourceSentence", "Support", "attribute", "best_quotes",
-           "build_citations", "chunk_for_quote", "citation", "complete_sentences", "is_connective", "overlap",
+           "build_citations", "chunk_for_quote", "citation", "complete_sentences", "drop_orphans", "is_connective", "overlap",
            "pasted_code", "render", "sentence_candidates", "short_quote", "source_sentences", "split_answer", "stems"]

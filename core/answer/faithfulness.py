@@ -20,6 +20,8 @@ _NUMBER = re.compile(r"(?<![\w.])[-−]?\d+(?:[.,]\d+)*(?:\s?%)?")
 # "<subject> is/are/means/refers to <predicate>": the subject is what a definition is about.
 _DEFINITION = re.compile(r"^(?:an?\s+|the\s+)?(?P<subject>[^,;:()]{2,60}?)\s+"
                          r"(?:is|are|was|were|means|refers to|is defined as|is called)\s+(?P<rest>.+)$", re.I)
+# A sentence that opens with one of these words takes its subject from the sentence before it.
+_ANAPHOR = re.compile(r"^(?:it|its|this|these|that|those|they|their|such|he|she|his|her)\b", re.I)
 _STEM_SUFFIX = re.compile(r"(?:ies|es|s|ing|ed|ly)$")
 
 
@@ -54,13 +56,21 @@ def definition_subject(sentence: str) -> str | None:
     return subject if 1 <= len(subject.split()) <= 6 else None
 
 
+def leans_on_previous(sentence: str) -> bool:
+    """Does the sentence take its subject from the one before ("It comes in many forms", "This is why …")?
+    When that one is dropped, this one says something about the wrong thing, or about nothing."""
+    return bool(_ANAPHOR.match(sentence.strip().lstrip("\"“(")))
+
+
 def conflict(sentence: str, quote: str, passage: str, question: str = "") -> str | None:
     """Why ``sentence`` misstates its best source sentence ``quote`` (from ``passage``), or None.
 
     * ``"negation"`` — one says "not"/"never"/"no" where the other, otherwise alike, does not;
     * ``"number"`` — a number the whole passage never gives (the question's own numbers excepted);
     * ``"subject"`` — a definition of a term whose words are not in the quote (the right definition
-      attached to the wrong term), unless the question asks about exactly that term.
+      attached to the wrong term). When the question asks about exactly that term, only a quote that
+      defines another named term counts ("Energy is …" for "Kinetic energy is …"); one that says "It is
+      …" or "This is …" may well be about the asked term.
     """
     own, theirs = _stems(sentence), _stems(quote)
     if own and len(own & theirs) / len(own) >= 0.6 and negated(sentence) != negated(quote):
@@ -72,9 +82,10 @@ def conflict(sentence: str, quote: str, passage: str, question: str = "") -> str
     q_subject = definition_subject(quote)
     if subject and q_subject:
         words = _stems(subject)
-        if words and not words <= theirs and not words <= _stems(question):
+        names_another = bool(_stems(q_subject))  # not a pronoun: "Energy", not "It" or "This"
+        if words and not words <= theirs and (names_another or not words <= _stems(question)):
             return "subject"
     return None
 
 
-__all__ = ["conflict", "definition_subject", "negated"]
+__all__ = ["conflict", "definition_subject", "leans_on_previous", "negated"]

@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 
 from core.answer.markers import MarkerFilter, keep_valid_citations, parse_citations, strip_citations
-from core.answer.attribution import (SourceSentence, Support, attribute, best_quotes, quote_penalty, render,
-                                     short_quote, split_answer)
+from core.answer.attribution import (Attributed, SourceSentence, Support, attribute, best_quotes, drop_orphans,
+                                     quote_penalty, render, short_quote, split_answer)
 
 PASSAGES = {
     1: "Photosynthesis turns light energy into chemical energy. It happens in the chloroplasts of plant cells.",
@@ -70,6 +70,20 @@ def test_attribution_cites_the_supporting_source_and_drops_inventions():
     text = render(result)
     assert text == ("Photosynthesis turns light energy into chemical energy in plants [1]. "
                     "Mitochondria release energy from glucose [2]. Here is why:")
+
+
+def test_a_sentence_leaning_on_a_dropped_one_goes_with_it():
+    kept = Attributed("It happens in the chloroplasts.", Support.SUPPORTED, 1, "It happens in the chloroplasts.", 0.9)
+    dropped = Attributed("Kinetic energy is the capacity to do work.", Support.NONE, conflict="subject")
+    result = drop_orphans([dropped, kept, Attributed("This is why plants are green.", Support.WEAK)])
+    assert [a.support for a in result] == [Support.NONE, Support.NONE, Support.NONE]
+    assert result[1].conflict == "leans on a dropped sentence" and result[1].source is None
+    # a supported sentence before it, or another paragraph, or a sentence with its own subject: kept
+    assert drop_orphans([kept, kept])[1].support is Support.SUPPORTED
+    assert drop_orphans([dropped, Attributed(kept.text, Support.SUPPORTED, 1, paragraph=1)])[1].support \
+        is Support.SUPPORTED
+    assert drop_orphans([dropped, Attributed("Chloroplasts hold chlorophyll.", Support.SUPPORTED, 1)])[1].support \
+        is Support.SUPPORTED
 
 
 def test_lexical_only_attribution_without_an_embedder():

@@ -1,7 +1,7 @@
 """Sentences that keep a source's words but change its meaning are caught."""
 from __future__ import annotations
 
-from core.answer.faithfulness import conflict, definition_subject, negated
+from core.answer.faithfulness import conflict, definition_subject, leans_on_previous, negated
 
 SOURCE = "Energy is the capacity to do work. Kinetic energy is the energy of motion. It grows with 2 things."
 
@@ -9,6 +9,12 @@ SOURCE = "Energy is the capacity to do work. Kinetic energy is the energy of mot
 def test_the_right_definition_attached_to_the_wrong_term():
     assert conflict("The kinetic energy of an object is the capacity to do work.",
                     "Energy is the capacity to do work.", SOURCE, "What is kinetic energy?") == "subject"
+    # the question names the term, the quote defines another one: still the wrong term
+    assert conflict("Kinetic energy is the capacity to do work.", "Energy is the capacity to do work.", SOURCE,
+                    "What is kinetic energy?") == "subject"
+    # ... but a quote that says "It is ..." may be about the asked term
+    assert conflict("Kinetic energy is the energy of motion.", "It is the energy of motion.", SOURCE,
+                    "What is kinetic energy?") is None
     assert conflict("Energy is the capacity to do work.", "Energy is the capacity to do work.", SOURCE) is None
     assert conflict("Kinetic energy is the energy an object has because of its motion.",
                     "Kinetic energy is the energy of motion.", SOURCE) is None
@@ -27,3 +33,5 @@ def test_helpers():
     assert negated("It doesn't move") and negated("never") and not negated("a note on energy")
     assert definition_subject("Kinetic energy is the energy of motion.") == "Kinetic energy"
     assert definition_subject("Because it moves, it has energy.") is None
+    assert leans_on_previous("It comes in many forms.") and leans_on_previous("“This is why speed matters.")
+    assert not leans_on_previous("Italy is a country.") and not leans_on_previous("Kinetic energy is a scalar.")
