@@ -70,6 +70,7 @@ class Turn:
     error: str = ""
     search_question: str = ""  # what was searched (a follow-up rewritten with the turn before)
     preview: CiteRecord | None = None  # the book's own best sentence, shown before the model writes
+    unsupported: list[str] = field(default_factory=list)  # kept sentences no source backs: shown flagged
 
     def cite(self, n: int) -> CiteRecord | None:
         """The record behind marker ``[n]`` (None if the answer cites a number it was not given)."""
@@ -86,6 +87,7 @@ class Turn:
         self.refused = answer.refused
         self.extractive = answer.extractive
         self.beyond_book = answer.beyond_book
+        self.unsupported = list(answer.unsupported)
         self.nearest_sections = list(answer.nearest_sections)
         self.search_question = answer.search_question
         by_n = {c.n: c for c in answer.citations}

@@ -41,13 +41,21 @@ def chip(turn_index: int, record: CiteRecord | None, n: int, colors: tuple[str, 
             f' text-decoration:none;">&nbsp;{n}{page}&nbsp;</a>')
 
 
-def answer_html(turn: Turn, turn_index: int, colors: tuple[str, str]) -> str:
-    """The answer text as HTML: escaped, paragraphs kept, ``**bold**`` honoured, markers as chips."""
+UNSUPPORTED_NOTE = "not found in your book"
+
+
+def answer_html(turn: Turn, turn_index: int, colors: tuple[str, str], muted: str = "#808080") -> str:
+    """The answer text as HTML: escaped, paragraphs kept, ``**bold**`` honoured, markers as chips, and each
+    sentence no source supports greyed with "(not found in your book)" after it."""
     def replace(m: re.Match) -> str:
         ns = [int(x) for x in re.split(r"\s*[,;]\s*", m.group(1))]
         return "".join(chip(turn_index, turn.cite(n), n, colors) for n in ns)
 
     text = html.escape(turn.answer)
+    for sentence in dict.fromkeys(turn.unsupported):
+        escaped = html.escape(sentence)
+        text = text.replace(escaped, f'<span style="color:{muted}" title="No source supports this sentence">'
+                                     f'{escaped} <i>({UNSUPPORTED_NOTE})</i></span>', 1)
     text = _BOLD.sub(r"<b>\1</b>", text)
     text = MARKER.sub(replace, text)
     return "<br>".join(text.split("\n"))
@@ -63,7 +71,7 @@ def turn_html(turn: Turn, index: int, palette: QPalette) -> str:
         p = turn.preview
         parts.append(f'<p style="margin-left:12px"><span style="color:{muted}"><i>From the book:</i></span> '
                      f'\u201c{html.escape(p.quote)}\u201d {chip(index, p, p.n, colors, "preview")}</p>')
-    body = answer_html(turn, index, colors) if turn.answer else (
+    body = answer_html(turn, index, colors, muted) if turn.answer else (
         f'<span style="color:{muted}">Searching your books…</span>' if turn.state == "streaming" else "")
     parts.append(f"<p><b>Lantern:</b> {body}</p>")
     if turn.refused and turn.nearest_sections:

@@ -1,7 +1,8 @@
 """Citation markers in the model's text: ``[1]``, ``[1, 2]``, ``[1][2]``, ``[1-3]`` — parsed, stripped,
 checked against the real sources (also while streaming), and echoed ``<source>`` tags removed.
 
-Code-like brackets ("a[0]", "m[1][2]") are never taken for markers.  Pure functions over strings.
+Code-like brackets ("a[0]", "m[1][2]") and anything inside code (`` `let a = [5; 10];` ``, fenced
+blocks) are never taken for markers.  Pure functions over strings.
 """
 from __future__ import annotations
 
@@ -12,12 +13,32 @@ from collections.abc import Sequence
 _GROUP = r"\[\d{1,3}(?:\s*[,;–\-]\s*\d{1,3})*\]"
 _MARKER = re.compile(rf"\s?(?<![\w\]])((?:{_GROUP})+)")
 _RANGE = re.compile(r"(\d{1,3})\s*[–\-]\s*(\d{1,3})")
+# Inline code and fenced blocks (an unclosed fence runs to the end: the model is still writing it).
+_CODE = re.compile(r"```.*?(?:```|$)|`[^`\n]*`", re.S)
+
+
+def _outside_code(text: str, fn) -> str:
+    """``fn`` applied to the parts of ``text`` that are not code; code is kept as written."""
+    out, at = [], 0
+    for m in _CODE.finditer(text):
+        out += [fn(text[at:m.start()]), m.group(0)]
+        at = m.end()
+    out.append(fn(text[at:]))
+    return "".join(out)
+
+
+def in_code(text: str) -> bool:
+    """Does ``text`` end inside code: an open fenced block, or an open inline `…` on its last line?"""
+    if text.count("```") % 2:
+        return True
+    last_line = text.replace("```", "").rsplit("\n", 1)[-1]
+    return last_line.count("`") % 2 == 1
 
 
 def parse_citations(text: str) -> list[int]:
     """Source numbers cited by ``[n]`` markers in ``text``, in order of first appearance."""
     seen: dict[int, None] = {}
-    for m in _MARKER.finditer(text):
+    for m in _MARKER.finditer(_CODE.sub(" ", text)):
         for n in _numbers(m.group(1)):
             seen.setdefault(n, None)
     return list(seen)
@@ -37,7 +58,7 @@ def _numbers(run: str) -> list[int]:
 
 def strip_citations(text: str) -> str:
     """``text`` without ``[n]`` markers (and without the space before them)."""
-    return _MARKER.sub("", text).strip()
+    return _outside_code(text, lambda part: _MARKER.sub("", part)).strip()
 
 
 _SOURCE_TAG = re.compile(r"\s*(?:</?source\b[^>]*>|\[/?source\b[^\]]*\])", re.I)
@@ -57,7 +78,7 @@ def keep_valid_citations(text: str, valid: Sequence[int] | set[int]) -> str:
         nums = [n for n in _numbers(m.group(1)) if n in ok]
         lead = " " if m.group(0).startswith(" ") else ""
         return lead + "".join(f"[{n}]" for n in dict.fromkeys(nums)) if nums else ""
-    return _MARKER.sub(fix, text)
+    return _outside_code(text, lambda part: _MARKER.sub(fix, part))
 
 
 class MarkerFilter:
@@ -69,7 +90,7 @@ class MarkerFilter:
     def __init__(self, valid: Sequence[int] | set[int]):
         self.valid = set(valid)
         self.pending = ""
-        self._tail = " "  # the last character emitted
+        self._emitted = ""  # everything released so far (answers are short): is a "[" inside code?
 
     def feed(self, piece: str) -> str:
         self.pending += piece
@@ -83,7 +104,9 @@ class MarkerFilter:
                 break
             k = len(self.pending[:i].rstrip())
             before = self.pending[i - 1] if i else self._last(out)
-            if k == i and (before.isalnum() or before in "_"):  # "a[0]" is code, not a citation
+            if k == i and (before.isalnum() or before in "_") or in_code(self._emitted + "".join(out)
+                                                                          + self.pending[:i]):
+                # "a[0]" or "`let a = [5; 10];`" is code, not a citation
                 out.append(self.pending[:i + 1])
                 self.pending = self.pending[i + 1:]
                 continue
@@ -106,17 +129,18 @@ class MarkerFilter:
             out.append(keep_valid_citations(rest[:j + 1], self.valid))
             self.pending = rest[j + 1:]
         text = "".join(out)
-        if text:
-            self._tail = text[-1]
+        self._emitted += text
         return text
 
     def _last(self, out: list[str]) -> str:
-        joined = "".join(out)
-        return joined[-1] if joined else self._tail
+        joined = self._emitted + "".join(out)
+        return joined[-1] if joined else " "
 
     def flush(self) -> str:
         out, self.pending = self.pending, ""
-        return keep_valid_citations(out, self.valid)
+        text = out if in_code(self._emitted) else keep_valid_citations(out, self.valid)
+        self._emitted += text
+        return text
 
 
 class ParagraphGate:

@@ -40,6 +40,18 @@ def test_marker_filter_streams_across_pieces():
     assert out == "Plants grow [1] and rest [not a marker] end x["
 
 
+def test_brackets_inside_code_are_never_markers():
+    text = "The error is in `let a = [5; 10];` [1]. Then:\n```\nlet v = [0, 1];\nx[2]\n```\nDone [2]."
+    assert keep_valid_citations(text, {1, 2}) == text
+    assert parse_citations(text) == [1, 2]
+    assert strip_citations(text) == "The error is in `let a = [5; 10];`. Then:\n```\nlet v = [0, 1];\nx[2]\n```\nDone."
+    pieces = ["The error is in `let a = ", "[", "5; 10", "];` [", "1", "]. Then:\n```\nlet v =", " [0, 1];\n", "```",
+              "\nDone [9]."]
+    f = MarkerFilter({1, 2})
+    out = "".join(f.feed(p) for p in pieces) + f.flush()
+    assert out == "The error is in `let a = [5; 10];` [1]. Then:\n```\nlet v = [0, 1];\n```\nDone."
+
+
 def test_split_answer_attaches_trailing_markers_to_their_sentence():
     parts = split_answer("Light becomes chemical energy. [1] Mitochondria release it [2].\n\nIn short: energy moves.")
     assert [(p, s, c) for p, s, c in parts] == [
