@@ -261,7 +261,12 @@ def quote_penalty(sentence: str) -> float:
         penalty += 0.1
     if len(sentence.split()) > 45 or sentence.count(" - ") >= 2:
         penalty += 0.1
+    if _LIST_ITEM.match(sentence):  # "2. calculate kinetic energy and use …;": an objective, not a statement
+        penalty += 0.1
     return penalty
+
+
+_LIST_ITEM = re.compile(r"^\s*(?:\d{1,2}[.)]|[a-h][.)]|[•*–-])\s")
 
 
 def best_quotes(question: str, candidates: Sequence[SourceSentence], q_similarity: np.ndarray | None,

@@ -124,6 +124,8 @@ def test_quotes_are_short_verbatim_and_prefer_real_sentences():
     assert short_quote(long).endswith(" …") and len(short_quote(long)) <= 225
     assert short_quote("| A table cell sentence. |") == "A table cell sentence."
     assert quote_penalty("| a | b | c |") > quote_penalty("A full sentence about cells.")
+    assert quote_penalty("2. calculate kinetic energy and use the work–energy theorem;") \
+        > quote_penalty("calculate kinetic energy and use the work–energy theorem;") > quote_penalty("Cells divide.")
     quotes = best_quotes("What do mitochondria release?", CANDIDATES, None)
     assert quotes[2][0] == "Mitochondria release energy from glucose during cellular respiration."
     assert set(quotes) == {1, 2}
