@@ -23,7 +23,7 @@ from core.study.lesson import ChapterLesson
 from core.study.models import Exercise, ExerciseKind, Feedback, SourceRef, Verdict
 from core.study.prose import split_sentences
 from core.study.statements import Statement, StatementKind
-from core.study.text import content_words, contains_answer, loose
+from core.study.text import content_words, contains_answer, loose, round_robin
 
 MAX_ITEMS = 16
 _LABELS = re.compile(r"^(?P<chapter>[^.\s]+(?:\.[^.\s]+)*)\.(?P<kind>[QPW])(?P<n>\d+)$")
@@ -63,12 +63,7 @@ def _spread(items: list[tuple[object, Exercise]]) -> list[Exercise]:
     groups: dict[object, list[Exercise]] = {}
     for key, e in items:
         groups.setdefault(key, []).append(e)
-    out: list[Exercise] = []
-    while any(groups.values()):
-        for g in groups.values():
-            if g:
-                out.append(g.pop(0))
-    return out
+    return round_robin(groups.values())
 
 
 def lesson_practice(lesson: ChapterLesson, limit: int = MAX_ITEMS) -> list[Exercise]:

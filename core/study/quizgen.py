@@ -34,7 +34,7 @@ from core.study.quizchecks import (QUIZ_SYSTEM, askable, clause_of, fair_distrac
 from core.study.prose import line_problem
 from core.study.examples import CodeExample
 from core.study.statements import Statement, StatementKind
-from core.study.text import contains_answer, loose
+from core.study.text import contains_answer, loose, round_robin
 
 log = logging.getLogger(__name__)
 
@@ -171,12 +171,7 @@ def _spread(statements: Sequence[Statement], rng: random.Random) -> list[Stateme
         head = group[:3]
         rng.shuffle(head)
         group[:3] = head
-    out: list[Statement] = []
-    while any(by_section.values()):
-        for group in by_section.values():
-            if group:
-                out.append(group.pop(0))
-    return out
+    return round_robin(by_section.values())
 
 
 def lesson_quiz(lesson: ChapterLesson, n: int, *, model=None, seed: int = 0,

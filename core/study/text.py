@@ -1,5 +1,6 @@
 """Text helpers shared by the study tools: stitching overlapping chunks back into running text,
-normalising for comparison, sentence splitting and answer-in-passage verification.
+normalising for comparison, sentence splitting and answer-in-passage verification; and ``round_robin``,
+which spreads a chapter's items over its sections.
 
 Pure functions; no storage, no models.
 """
@@ -7,11 +8,13 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from core.models import Chunk
 
+T = TypeVar("T")
 _WS = re.compile(r"\s+")
 _PUNCT = re.compile(r"[^\w\s.%/+\-]")
 _DOT = re.compile(r"(?<!\d)\.|\.(?!\d)")  # a full stop, not a decimal point
@@ -133,3 +136,10 @@ def evidence_sentence(passage: str, answer: str) -> str:
         if a and f" {a} " in f" {loose(s)} ":
             return s
     return support(passage, answer)[1]
+
+
+def round_robin(groups: Iterable[Sequence[T]]) -> list[T]:
+    """The first item of each group in turn, then the second of each, and so on (a chapter's items spread
+    over its sections rather than all from the first)."""
+    lists = list(groups)
+    return [g[i] for i in range(max(map(len, lists), default=0)) for g in lists if i < len(g)]

@@ -1,7 +1,7 @@
 """Stitching overlapping chunks and answer-in-passage checks."""
 from __future__ import annotations
 
-from core.study.text import contains_answer, content_words, normalize, sentences, stitch, support
+from core.study.text import contains_answer, content_words, normalize, round_robin, sentences, stitch, support
 from tests.core.study.conftest import make_chunk
 
 
@@ -50,3 +50,8 @@ def test_a_full_stop_does_not_hide_the_last_word_but_decimals_stay():
     assert contains_answer("They are called neurotransmitters. Next.", "neurotransmitters")
     assert contains_answer("The density is 11.3 g/cm3.", "11.3 g/cm3")
     assert not contains_answer("The density is 11.3 g/cm3.", "11 g/cm3")
+
+
+def test_round_robin_takes_one_from_each_group_in_turn():
+    assert round_robin([["a1", "a2", "a3"], [], ["b1"], ["c1", "c2"]]) == ["a1", "b1", "c1", "a2", "c2", "a3"]
+    assert round_robin([]) == []
