@@ -17,14 +17,18 @@ from tests.fakes import FakeEmbedder
 @pytest.fixture(scope="module")
 def sample(tmp_path_factory) -> Iterator[tuple[Library, str]]:
     """(library, book id) holding resources/sample/energy-and-motion.md (exercises, answer key, definitions)."""
-    root = tmp_path_factory.mktemp("study") / "lib"
     md = sample_books()[0].with_suffix(".md")  # Markdown: same text, faster than the PDF
+    yield from _library_with(md, tmp_path_factory.mktemp("study") / "lib")
+
+
+def _library_with(path: Path, root: Path) -> Iterator[tuple[Library, str]]:
+    """A library at ``root`` holding the book at ``path``, embedded with a fake (a module fixture's body)."""
     embedder = FakeEmbedder()
     with pytest.MonkeyPatch.context() as mp:
         # the CLI's own Library asks core.index.embedder for the model: give it the same fake
         mp.setattr("core.index.embedder.default_embedder", lambda: embedder)
         with Library(root, embedder=embedder) as lib:
-            book = lib.import_book(md).book
+            book = lib.import_book(path).book
             assert book is not None
             yield lib, book.id
 
@@ -79,11 +83,4 @@ MANUAL = Path(__file__).parent / "data" / "calc-manual.md"
 def manual(tmp_path_factory) -> Iterator[tuple[Library, str]]:
     """(library, book id) holding data/calc-manual.md: a small software manual with no glossary and no
     exercises, only prose, definitions and console sessions with their printed output."""
-    root = tmp_path_factory.mktemp("manual") / "lib"
-    embedder = FakeEmbedder()
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr("core.index.embedder.default_embedder", lambda: embedder)
-        with Library(root, embedder=embedder) as lib:
-            book = lib.import_book(MANUAL).book
-            assert book is not None
-            yield lib, book.id
+    yield from _library_with(MANUAL, tmp_path_factory.mktemp("manual") / "lib")
