@@ -13,6 +13,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QVBoxLayout, QWidget
 
+from core.answer.attribution import UNSUPPORTED_LABEL
 from desktop.conversations import CiteRecord, Turn
 
 MARKER = re.compile(r"\[(\d+(?:\s*[,;]\s*\d+)*)\]")
@@ -41,9 +42,6 @@ def chip(turn_index: int, record: CiteRecord | None, n: int, colors: tuple[str, 
             f' text-decoration:none;">&nbsp;{n}{page}&nbsp;</a>')
 
 
-UNSUPPORTED_NOTE = "not found in your book"
-
-
 def answer_html(turn: Turn, turn_index: int, colors: tuple[str, str], muted: str = "#808080") -> str:
     """The answer text as HTML: escaped, paragraphs kept, ``**bold**`` honoured, markers as chips, and each
     sentence no source supports greyed with "(not found in your book)" after it."""
@@ -55,7 +53,7 @@ def answer_html(turn: Turn, turn_index: int, colors: tuple[str, str], muted: str
     for sentence in dict.fromkeys(turn.unsupported):
         escaped = html.escape(sentence)
         text = text.replace(escaped, f'<span style="color:{muted}" title="No source supports this sentence">'
-                                     f'{escaped} <i>({UNSUPPORTED_NOTE})</i></span>', 1)
+                                     f'{escaped} <i>({UNSUPPORTED_LABEL})</i></span>', 1)
     text = _BOLD.sub(r"<b>\1</b>", text)
     text = MARKER.sub(replace, text)
     return "<br>".join(text.split("\n"))

@@ -7,6 +7,7 @@ import json
 import sys
 from typing import Any, TextIO
 
+from core.answer.attribution import UNSUPPORTED_LABEL
 from core.models import Answer, Citation, Hit, ImportResult, ImportStatus
 
 
@@ -116,7 +117,7 @@ def print_answer_tail(a: Answer, out: TextIO, streamed: str = "") -> None:
     if a.dropped:
         lines += ["", f"(removed {len(a.dropped)} sentence(s) that nothing in your book supports)"]
     if a.unsupported:
-        lines += ["", f"(not found in your book: {' / '.join(a.unsupported)})"]
+        lines += ["", f"({UNSUPPORTED_LABEL}: {' / '.join(a.unsupported)})"]
     if " ".join(a.text.split()) != " ".join(streamed.split()):
         lines += ["", "Checked against your book:", a.text]
     if a.citations:

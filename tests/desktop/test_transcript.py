@@ -3,9 +3,10 @@ from __future__ import annotations
 
 from PySide6.QtGui import QPalette
 
+from core.answer.attribution import UNSUPPORTED_LABEL
 from core.models import Answer
 from desktop.conversations import CiteRecord, Turn
-from desktop.transcript import UNSUPPORTED_NOTE, turn_html
+from desktop.transcript import turn_html
 
 
 def test_an_unsupported_sentence_is_greyed_and_labelled_and_a_cited_one_is_not(qapp):
@@ -13,6 +14,6 @@ def test_an_unsupported_sentence_is_greyed_and_labelled_and_a_cited_one_is_not(q
     turn.finish(Answer(question=turn.question, text="Kinetic energy is a scalar [1]. It is the best kind of energy.",
                        citations=(), unsupported=("It is the best kind of energy.",)))
     html = turn_html(turn, 0, QPalette())
-    assert f"It is the best kind of energy. <i>({UNSUPPORTED_NOTE})</i>" in html
-    assert html.count(UNSUPPORTED_NOTE) == 1 and "cite:0:1" in html
-    assert html.index("Kinetic energy is a scalar") < html.index("cite:0:1") < html.index(UNSUPPORTED_NOTE)
+    assert f"It is the best kind of energy. <i>({UNSUPPORTED_LABEL})</i>" in html
+    assert html.count(UNSUPPORTED_LABEL) == 1 and "cite:0:1" in html
+    assert html.index("Kinetic energy is a scalar") < html.index("cite:0:1") < html.index(UNSUPPORTED_LABEL)
