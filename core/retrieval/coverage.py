@@ -131,9 +131,9 @@ def topic_terms(question: str, absence: Absence | None) -> tuple[str, ...]:
     question is about something the book does not cover, whatever the passages' cosines say.  A longer
     question or an exercise of several sentences names people, places and programs of its own ("Carson
     enjoys writing …", "Say you are given `wait_all(a, b)` …"), so there a missing name is only a signal."""
-    if absence is None or not absence.terms or "```" in question or "\n" in question.strip():
-        return ()
     text = question.strip()
+    if absence is None or not absence.terms or "```" in text or "\n" in text:
+        return ()
     if len(text.split()) > TOPIC_QUESTION_WORDS or len(_SENTENCE_END.findall(text.rstrip(".?! ") + "?")) > 1:
         return ()
     return tuple(t.text for t in absence.terms if t.kind != TermKind.RARE)

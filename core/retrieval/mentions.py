@@ -92,6 +92,11 @@ def is_formula(term: str) -> bool:
     return symbols >= 2 or (symbols == 1 and any(c.isdigit() for c in term))
 
 
+def _contraction(word: str) -> bool:
+    """"wouldn't", "they’re": a contraction is no term, whatever the book's vocabulary says."""
+    return "'" in word or "’" in word
+
+
 def _clean(term: str) -> str:
     return term.strip(" \t.,;:?!\"'“”‘’()[]{}").strip()
 
@@ -161,8 +166,8 @@ def named_terms(question: str, is_rare: Callable[[str], bool] | None = None) -> 
     if is_rare is not None:
         for m in _WORD.finditer(plain):
             w = m.group(0)
-            if (w.islower() and len(w) >= MIN_RARE_LETTERS and w not in STOPWORDS and "'" not in w
-                    and "’" not in w and is_rare(w)):
+            if (w.islower() and len(w) >= MIN_RARE_LETTERS and w not in STOPWORDS and not _contraction(w)
+                    and is_rare(w)):
                 add(w, TermKind.RARE)
     return list(found.values())
 
@@ -192,8 +197,8 @@ def absent_terms(terms: Iterable[NamedTerm], mentioned: Callable[[str, bool], bo
 def content_words(question: str) -> list[str]:
     """Lower-case content words of five letters or more (no stopwords, no code, no pasted program)."""
     plain = _CODE_SPAN.sub(" ", _POSSESSIVE.sub("", _FENCED.sub(" ", question)))
-    return list(dict.fromkeys(w.lower() for w in _WORD.findall(plain) if len(w) >= 5 and "'" not in w
-                              and "’" not in w and w.lower() not in _FUNCTION_WORDS))  # "wouldn't" is no term
+    return list(dict.fromkeys(w.lower() for w in _WORD.findall(plain) if len(w) >= 5 and not _contraction(w)
+                              and w.lower() not in _FUNCTION_WORDS))
 
 
 def content_bigrams(question: str) -> list[str]:
