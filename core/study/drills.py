@@ -21,7 +21,7 @@ from core.models import Citation
 from core.study.checking import check_answer
 from core.study.lesson import ChapterLesson
 from core.study.models import Exercise, ExerciseKind, Feedback, SourceRef, Verdict
-from core.study.prose import split_sentences
+from core.study.prose import narrative, split_sentences
 from core.study.statements import Statement, StatementKind
 from core.study.text import content_words, contains_answer, loose, round_robin
 
@@ -42,9 +42,6 @@ def _question(s: Statement) -> str:
             return f"What are {term}?"
         return f"What is {'an' if term[:1] in 'aeiou' else 'a'} {term}?"
     return f"Define “{term}” as the book does."
-
-
-_NARRATIVE = re.compile(r"(?i)\b(?:we|we’ll|we'll|we’ve|we've|let’s|let's|our|you|you’ll|you'll|your)\b")
 
 
 def _opens(s: Statement) -> bool:
@@ -100,13 +97,13 @@ def lesson_practice(lesson: ChapterLesson, limit: int = MAX_ITEMS) -> list[Exerc
         add("W", ExerciseKind.WORKED_EXAMPLE, f"Rework the book's example:\n\n{w.problem}", w.answer, w.source)
     defined: set[str] = set()
     for s in (*lesson.glossary, *lesson.by_kind(StatementKind.DEFINITION)):
-        if not (s in lesson.glossary or s.standalone and not _NARRATIVE.search(s.text) and _opens(s)):
+        if not (s in lesson.glossary or s.standalone and not narrative(s.text) and _opens(s)):
             continue  # "The resulting explosion is called a supernova." does not say what a supernova is
         if s.term and loose(s.term) not in defined and (s in lesson.glossary or contains_answer(s.text, s.term)):
             defined.add(loose(s.term))
             add("Q", ExerciseKind.SHORT_ANSWER, _question(s), s.text, s.source)
     for s in lesson.by_kind(StatementKind.RULE, StatementKind.FACT):
-        if s.standalone and not _NARRATIVE.search(s.text) and s.term and loose(s.term) not in defined and contains_answer(s.text, s.term) \
+        if s.standalone and not narrative(s.text) and s.term and loose(s.term) not in defined and contains_answer(s.text, s.term) \
                 and len(s.text) <= 260:
             if "_____" in _blank(s):
                 defined.add(loose(s.term))

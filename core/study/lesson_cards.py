@@ -13,6 +13,7 @@ import re
 from core.study.cards import clean_term
 from core.study.lesson import ChapterLesson
 from core.study.models import CardOrigin, Flashcard
+from core.study.prose import narrative
 from core.study.quizchecks import askable
 from core.study.statements import StatementKind
 from core.study.text import contains_answer, loose
@@ -26,10 +27,6 @@ def _about(statement) -> bool:
     """The sentence is about its term: the term opens it (or its first 40 %), as "The function eigen() ..."."""
     at = statement.text.lower().find(statement.term.lower())
     return 0 <= at <= max(12, 0.4 * len(statement.text))
-
-
-_NARRATIVE = re.compile(r"(?i)\b(?:we|we’ll|we'll|we’ve|we've|we’re|we're|let’s|let's|our|you|you’ll|you'll|"
-                        r"you’re|you're|your|i)\b")
 
 
 def _as_printed(term: str, sentence: str) -> str:
@@ -73,7 +70,7 @@ def lesson_cards(lesson: ChapterLesson, limit: int = MAX_LESSON_CARDS) -> list[F
     ranked = sorted((s for s in lesson.statements if s.term and contains_answer(s.text, s.term) and _about(s)),
                     key=lambda s: (s.kind is not StatementKind.DEFINITION, not s.standalone, -s.score))
     for s in ranked:
-        if not s.standalone or _NARRATIVE.search(s.text):
+        if not s.standalone or narrative(s.text):
             continue
         code = re.search(r"[()`%_:]", s.term)
         defined = loose_text(s.term) in concepts  # the chapter defines it (glossary or a defining sentence)
@@ -89,7 +86,7 @@ def lesson_cards(lesson: ChapterLesson, limit: int = MAX_LESSON_CARDS) -> list[F
         for s in sorted(askable(lesson, strict=False), key=lambda s: -s.score):
             blanked = re.sub(rf"(?i)(?<!\w){re.escape(s.term)}(?!\w)", "_____", s.text)
             used = {card.back for card in cards}
-            if "_____" in blanked and s.standalone and not _NARRATIVE.search(s.text) and len(cards) < MIN_CARDS \
+            if "_____" in blanked and s.standalone and not narrative(s.text) and len(cards) < MIN_CARDS \
                     and s.text not in used:
                 add(Flashcard(f"Fill in the blank: {blanked}", s.text, s.text, CardOrigin.STATEMENT, s.source))
     return cards

@@ -5,7 +5,8 @@
 whole sentence (capital start, terminal punctuation), its brackets and quotes match, it is not a
 heading (or a heading run into a sentence), not a tautology and carries no markup left by the
 importer.  ``standalone`` adds that the sentence can be read alone (it does not start with "This",
-"However", ...).  Pure functions; no storage, no models.
+"However", ...); ``narrative`` that it talks to the reader ("we", "you", "let's") rather than stating a
+fact.  Pure functions; no storage, no models.
 """
 from __future__ import annotations
 
@@ -183,6 +184,17 @@ def line_problem(line: str, headings: Iterable[str] = ()) -> str | None:
     if is_tautology(s):
         return "tautology"
     return None
+
+
+# The book talking to its reader: such a sentence walks through an example, it does not state a fact.
+_NARRATIVE = re.compile(r"(?i)\b(?:we|we’ll|we'll|we’ve|we've|we’re|we're|we’d|we'd|let’s|let's|our|us|you|you’ll|"
+                        r"you'll|you’re|you're|your|i)\b")
+
+
+def narrative(sentence: str) -> bool:
+    """Does the sentence speak to the reader ("we", "you", "let's", "our", "I")?  Not a fact to key a card,
+    an item or a question to."""
+    return _NARRATIVE.search(sentence) is not None
 
 
 def standalone(sentence: str) -> bool:

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 
 from core.errors import LanternError
 from core.study.lesson import ChapterLesson
+from core.study.prose import narrative
 from core.study.quiz import on_topic
 from core.study.statements import Statement, StatementKind
 from core.study.text import contains_answer, content_words, loose, support
@@ -247,10 +248,6 @@ def keyable(statement: Statement) -> bool:
     return at < 0 or not _DENIED.search(text[:at])
 
 
-_NARRATIVE = re.compile(r"(?i)\b(?:we|we’ll|we'll|we’re|we're|we’d|we'd|let’s|let's|our|us|you|you’ll|you'll|"
-                        r"you’re|you're|your|i)\b")
-
-
 def opens_with(statement: Statement) -> bool:
     """The sentence is about its term: it opens with it ("The function eigen() ...", "A mutex is ...")."""
     text = loose(statement.text.replace("()", ""))
@@ -266,7 +263,7 @@ def askable(lesson: ChapterLesson, *, strict: bool = True) -> list[Statement]:
     (``strict=False`` adds the other sentences that assert a term)."""
     out = []
     for s in (*lesson.glossary, *lesson.statements):
-        if s.kind is StatementKind.EXAMPLE or not keyable(s) or _NARRATIVE.search(s.text):
+        if s.kind is StatementKind.EXAMPLE or not keyable(s) or narrative(s.text):
             continue
         about = s in lesson.glossary or s.kind is StatementKind.DEFINITION or opens_with(s)
         if about or not strict:

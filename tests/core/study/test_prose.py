@@ -1,7 +1,7 @@
 """Whole sentences: splitting, code paragraphs, and the automatic check every guide line passes."""
 from __future__ import annotations
 
-from core.study.prose import is_code, line_problem, prose_sentences, split_sentences, standalone
+from core.study.prose import is_code, line_problem, narrative, prose_sentences, split_sentences, standalone
 
 
 def test_split_keeps_abbreviations_and_initials_but_splits_after_a_symbol():
@@ -44,3 +44,10 @@ def test_standalone_sentences_do_not_lean_on_the_one_before():
     assert not standalone("This is known as the difference threshold.")
     assert not standalone("However, the best way is crossprod(x).")
     assert not standalone("Other functions are available, as we shall see in Section 5.4.")
+
+
+def test_a_sentence_talking_to_the_reader_is_narrative():
+    for s in ("Let’s see what happens.", "We've seen that ownership moves.", "You're now ready.", "I ran it twice.",
+              "It tells us the size."):
+        assert narrative(s), s
+    assert not narrative("A vector is a growable array.") and not narrative("Users of the crate see it.")
