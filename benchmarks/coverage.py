@@ -86,26 +86,11 @@ def collect(libs: Path, books: list[str], limit: int) -> dict:
     return out
 
 
-STRONG = {"code", "name", "acronym", "quoted"}
-
-
 INPUTS = ("vector_max", "vector_mean", "named_absent", "rare_word_absent", "word_absent", "phrase_absent_share")
 
 
-def derived(r: dict) -> dict:
-    """The model's inputs for one question: retrieval signals and what the book never mentions."""
-    if "named_absent" in r:
-        return {f: r[f] for f in INPUTS + FEATURES}
-    kinds = {k for _, k in r["absent"]}
-    pieces = [p for _, p in r["absent_words"]]
-    return {**{f: r[f] for f in FEATURES}, "named_absent": float(bool(kinds & STRONG)),
-            "rare_word_absent": float(any(p >= 3 for p in pieces) or "rare" in kinds),
-            "word_absent": float(bool(pieces)),
-            "phrase_absent_share": r["absent_bigrams"] / r["bigrams"] if r["bigrams"] else 0.0}
-
-
 def scores(rows: list[dict], weights: dict[str, float], bias: float) -> np.ndarray:
-    z = bias + sum(w * np.array([derived(r)[f] for r in rows]) for f, w in weights.items())
+    z = bias + sum(w * np.array([r[f] for r in rows]) for f, w in weights.items())
     return 1 / (1 + np.exp(-np.clip(z, -60, 60)))
 
 
@@ -124,7 +109,7 @@ def fit_logistic(rows_in: list[dict], rows_near: list[dict], rows_far: list[dict
                  l2: float = 0.1) -> tuple[dict, float]:
     """Weighted logistic regression: in-book (half the weight) against near-domain (a third) and other
     books' questions (a sixth) — the near-domain ones are what the decision is for."""
-    x = np.array([[derived(r)[f] for f in inputs] for r in rows_in + rows_near + rows_far])
+    x = np.array([[r[f] for f in inputs] for r in rows_in + rows_near + rows_far])
     y = np.array([1.0] * len(rows_in) + [0.0] * (len(rows_near) + len(rows_far)))
     w = np.concatenate([np.full(len(rows_in), 0.5 / len(rows_in)), np.full(len(rows_near), 1 / 3 / len(rows_near)),
                         np.full(len(rows_far), 1 / 6 / len(rows_far))]) * len(y)
