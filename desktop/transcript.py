@@ -26,6 +26,12 @@ def mix(a: QColor, b: QColor, t: float) -> QColor:
                   round(a.blue() + (b.blue() - a.blue()) * t))
 
 
+def muted_color(palette: QPalette) -> str:
+    """Secondary text ("From the book:", sentences no source supports): the text colour halfway to the base.
+    Not the placeholder role: its colour is the text colour with alpha, and HTML gets no alpha from ``name()``."""
+    return mix(palette.color(QPalette.ColorRole.Text), palette.color(QPalette.ColorRole.Base), 0.45).name()
+
+
 def chip_colors(palette: QPalette) -> tuple[str, str]:
     """(background, text) of a citation chip: the highlight colour softened into the base."""
     base = palette.color(QPalette.ColorRole.Base)
@@ -62,7 +68,7 @@ def answer_html(turn: Turn, turn_index: int, colors: tuple[str, str], muted: str
 def turn_html(turn: Turn, index: int, palette: QPalette) -> str:
     """A question and its answer (with state notes: declined, stopped, error, extractive)."""
     colors = chip_colors(palette)
-    muted = palette.color(QPalette.ColorRole.PlaceholderText).name()
+    muted = muted_color(palette)
     parts = [f'<p style="margin-top:14px"><b>You:</b> {html.escape(turn.question)}'
              f' <span style="color:{muted}">· {html.escape(turn.scope)}</span></p>']
     if turn.preview is not None and not turn.refused:

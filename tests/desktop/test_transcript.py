@@ -17,3 +17,15 @@ def test_an_unsupported_sentence_is_greyed_and_labelled_and_a_cited_one_is_not(q
     assert f"It is the best kind of energy. <i>({UNSUPPORTED_LABEL})</i>" in html
     assert html.count(UNSUPPORTED_LABEL) == 1 and "cite:0:1" in html
     assert html.index("Kinetic energy is a scalar") < html.index("cite:0:1") < html.index(UNSUPPORTED_LABEL)
+
+
+def test_muted_text_is_visibly_lighter_than_the_text_in_light_and_dark_palettes(qapp):
+    from PySide6.QtGui import QColor
+    from desktop.transcript import muted_color
+    for text, base in (("#000000", "#ffffff"), ("#eeeeee", "#202020")):
+        palette = QPalette()
+        palette.setColor(QPalette.ColorRole.Text, QColor(text))
+        palette.setColor(QPalette.ColorRole.Base, QColor(base))
+        muted = QColor(muted_color(palette))
+        assert abs(muted.lightness() - QColor(text).lightness()) >= 80
+        assert abs(muted.lightness() - QColor(base).lightness()) >= 80
