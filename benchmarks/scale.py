@@ -61,7 +61,9 @@ def clone_book(db, src_path: Path, src_book: str, n: int) -> str:
         cmin = db.execute("SELECT MIN(id) FROM src.chunks WHERE book_id = ?", [src_book]).fetchone()[0] or 0
         s_shift, c_shift = off_s - smin + 1, off_c - cmin + 1
         db.execute("BEGIN IMMEDIATE")
-        db.execute("""INSERT INTO books SELECT ?, title || ' (copy ' || ? || ')', authors, source_format,
+        db.execute("""INSERT INTO books (id, title, authors, source_format, file_name, stored_name, file_hash,
+                      file_size, page_count, paginated, metadata, imported_at)
+                      SELECT ?, title || ' (copy ' || ? || ')', authors, source_format,
                       file_name, stored_name, file_hash || ?, file_size, page_count, paginated, metadata,
                       imported_at FROM src.books WHERE id = ?""", [new_id, n, f"-{n}", src_book])
         db.execute("INSERT INTO pages SELECT ?, idx, label FROM src.pages WHERE book_id = ?", [new_id, src_book])

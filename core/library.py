@@ -7,7 +7,8 @@ Layout of a library folder::
     books/<id>.<ext>    a private copy of every imported file (the reader opens it)
     index/              the FAISS index and its manifest
 
-Every import is one transaction: a failed or cancelled import leaves nothing behind.  The work itself
+An import stores a book keyword-searchable in one transaction (a failure before that leaves nothing
+behind), then adds its vectors chapter by chapter (``core.index.staged_import``).  The work itself
 lives in the stages below: ``core.ingest`` reads a file, ``core.index`` chunks, embeds and stores it,
 ``core.retrieval`` searches it; the SQL of the student's records is in ``core.index.conversations``
 and ``core.study.store``.
@@ -17,23 +18,24 @@ from __future__ import annotations
 import datetime as _dt
 import logging
 import os
-import shutil
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 
-from core.errors import BookNotFoundError, EmptyDocumentError, LanternError, LibraryError, UnreadablePathError
-from core.index import conversations, rows
+from core.errors import (BookNotFoundError, EmptyDocumentError, ImportCancelled, LanternError, LibraryError,
+                         UnreadablePathError)
+from core.index import chunker, conversations, rows, staged_import
 from core.index import embedder as embedders
 from core.index import schema as store
 from core.index import sections as section_index
-from core.index.chunker import CHUNKER_VERSION, chunk_book
+from core.index.chunker import CHUNKER_VERSION
 from core.index.doctor import Doctor, DoctorReport, sweep_stale_temp_files
 from core.index.vectors import Manifest, VectorIndex
 from core.ingest.read import book_digest, read_book
-from core.models import (Book, BookId, Chunk, Conversation, Hit, ImportResult, ImportStatus, Page, ParsedBook,
+from core.models import (Book, BookId, Chunk, Conversation, Hit, ImportResult, ImportStatus, Page,
                          SearchMode, Section, Turn)
 from core.paths import default_library_dir
 from core.progress import CancelFn, ProgressFn, check_cancel, no_progress
@@ -147,9 +149,14 @@ class Library:
 
     # -- import --------------------------------------------------------------------------------
     def import_book(self, path: str | os.PathLike[str], progress: ProgressFn | None = None,
-                    cancel: CancelFn | None = None) -> ImportResult:
+                    cancel: CancelFn | None = None, on_searchable: Callable[[Book], None] | None = None
+                    ) -> ImportResult:
         """Import one file.  Never raises for bad input: the result carries status and a readable error.
 
+        Two stages (``core.index.staged_import``): within seconds the book is stored and keyword-searchable
+        (``on_searchable(book)`` is called then), and its vectors fill in chapter by chapter.  A cancel
+        (or an error) before that point leaves nothing behind; after it, the book stays searchable and
+        the result is ``SEARCHABLE`` — ``complete_book`` (or importing the same file again) finishes it.
         A duplicate (same bytes as a stored book) is reported, not stored twice.
         """
         src = Path(path)
@@ -163,6 +170,8 @@ class Library:
             digest = book_digest(src)
             existing = next((rows.book_record(self.reader, r) for r in rows.book_rows(self.reader, file_hash=digest)),
                             None)
+            if existing is not None and existing.pending:
+                return self._finish_import(src, existing, None, progress, cancel, timings, t0)
             if existing is not None:
                 return ImportResult(str(src), ImportStatus.DUPLICATE, book=existing,
                                     error=f"{src.name} is already in your library as “{existing.title}”.",
@@ -170,53 +179,54 @@ class Library:
             parsed = read_book(src, progress, cancel)
             timings.append(("read", time.perf_counter() - t0))
             check_cancel(cancel)
-            drafts, vectors = chunk_book(parsed, self.embedder, progress=progress, cancel=cancel,
-                                         reuse=lambda key: rows.stored_segment(self.reader, key))
+            prep = chunker.plan(parsed, self.embedder, progress=progress, cancel=cancel,
+                                reuse=lambda key: rows.stored_segment(self.reader, key))
+            drafts = chunker.keyword_drafts(prep)
             if not drafts:  # e.g. every line was taken for a running header: nothing could be found
                 raise EmptyDocumentError(f"{src.name} has no body text Lantern can search (only headers, "
                                          "footers or page numbers were found).")
-            timings.append(("chunk+embed", time.perf_counter() - t0))
-            book = self._store(src, digest, parsed, drafts, vectors, progress, cancel)
-            timings.append(("total", time.perf_counter() - t0))
-            log.info("imported %s as %s (%d pages) in %.1fs", src.name, book.id, book.page_count, timings[-1][1])
-            return ImportResult(str(src), ImportStatus.IMPORTED, book=book, timings=tuple(timings))
+            book = staged_import.store_searchable(self, src, digest, prep, drafts, _utc_now(), cancel)
+            timings.append(("searchable", time.perf_counter() - t0))
+            log.info("%s is keyword-searchable as %s after %.1fs", src.name, book.id, timings[-1][1])
+            if on_searchable is not None:
+                on_searchable(book)
+            return self._finish_import(src, book, prep, progress, cancel, timings, t0)
         except LanternError as exc:
             log.warning("import of %s failed: %s", src, exc.message)
             return ImportResult(str(src), ImportStatus.ERROR, error=exc.message, error_code=exc.code)
 
-    def _store(self, src: Path, digest: str, parsed: ParsedBook, drafts, vectors, progress: ProgressFn,
-               cancel: CancelFn | None) -> Book:
-        book_id = BookId(digest[:16])
-        suffix = src.suffix.lower() if src.suffix else ".bin"
-        stored_name = f"{book_id}{suffix}"
-        target = self.root / "books" / stored_name
-        tmp = target.with_name(f"{stored_name}.{os.getpid()}.part")  # pid: see core.index.doctor
-        shutil.copyfile(src, tmp)
+    def _finish_import(self, src: Path, book: Book, prep, progress: ProgressFn, cancel: CancelFn | None,
+                       timings: list[tuple[str, float]], t0: float) -> ImportResult:
         try:
-            check_cancel(cancel)
-            index = self.vector_index()
-            # The lock spans commit and index update: a search that sees the new generation waits
-            # for it instead of rebuilding the index under us (which would add the vectors twice).
-            with self._write_lock:
-                with self._writing():
-                    section_ids = rows.insert_book(self.db, book_id, parsed, file_name=src.name, digest=digest,
-                                                   stored_name=stored_name, file_size=src.stat().st_size,
-                                                   imported_at=_utc_now())
-                    chunk_ids = rows.insert_chunks(self.db, book_id, parsed, section_ids, drafts, vectors)
-                    section_index.index_book(self.db, book_id)
-                    generation = store.bump_generation(self.db)
-                    check_cancel(cancel)
-                    os.replace(tmp, target)  # inside the transaction: a failed commit removes it below
-                # SQLite is the truth; if we die before this the index is rebuilt on next open.
-                index.add(chunk_ids, vectors)
-                index.save(generation)
-            progress("done", 1, 1)
-        except BaseException:
-            tmp.unlink(missing_ok=True)
-            if rows.book_row(self.db, book_id) is None:
-                target.unlink(missing_ok=True)
-            raise
-        return self.book(book_id)
+            book = staged_import.complete(self, book.id, prep, progress, cancel)
+        except BookNotFoundError as exc:
+            return ImportResult(str(src), ImportStatus.ERROR, error=exc.message, error_code=exc.code)
+        except LanternError as exc:  # cancelled, or the model failed: the book stays keyword-searchable
+            log.warning("embedding of %s stopped: %s", src, exc.message)
+            why = "paused" if isinstance(exc, ImportCancelled) else f"stopped ({exc.message})"
+            return ImportResult(str(src), ImportStatus.SEARCHABLE, book=self.book(book.id),
+                                error=f"“{book.title}” can be searched by keyword; meaning search {why} and "
+                                      "finishes the next time Lantern starts or the file is imported again.",
+                                error_code="paused")
+        timings.append(("total", time.perf_counter() - t0))
+        log.info("imported %s as %s (%d pages) in %.1fs", src.name, book.id, book.page_count, timings[-1][1])
+        return ImportResult(str(src), ImportStatus.IMPORTED, book=book, timings=tuple(timings))
+
+    def pending_books(self) -> list[Book]:
+        """Books stored and keyword-searchable whose vectors are not all made yet (an import was stopped)."""
+        return [self.book(b) for b in rows.pending_book_ids(self.reader)]
+
+    def complete_book(self, book_id: str, progress: ProgressFn | None = None,
+                      cancel: CancelFn | None = None) -> Book:
+        """Embed the rest of a pending book (from its stored copy; segments already done are kept)."""
+        book = self.book(book_id)
+        if not book.pending:
+            return book
+        return staged_import.complete(self, book.id, None, progress, cancel)
+
+    def embedding_share(self, book_id: str) -> float:
+        """Share of a book's chunks that have their vectors: below 1.0 while it is pending."""
+        return rows.embedding_share(self.reader, self.book(book_id).id)
 
     # -- reading -------------------------------------------------------------------------------
     def books(self) -> list[Book]:
@@ -263,7 +273,7 @@ class Library:
         # that the next open restores (row still there) or deletes (row gone) — see core.index.doctor.
         trash = path.with_name(f"{path.name}.{os.getpid()}.del")
         index = self.vector_index()
-        with self._write_lock:  # commit + index update, as in ``_store``
+        with self._write_lock:  # commit + index update together (as in ``staged_import.complete``)
             try:
                 with self._writing():
                     chunk_ids = rows.delete_book(self.db, book.id)
@@ -332,11 +342,25 @@ class Library:
             return section_index.section_scores(self.reader, text, self._embed_query(text), wanted)
         self._local.query_vectors = {}
         try:
-            return pipeline.find(question, k, search, chapters=chapters, pages=pages, roles=roles,
+            hits = pipeline.find(question, k, search, chapters=chapters, pages=pages, roles=roles,
                                  printed_to_pages=printed, section_scores=section_scores,
                                  rescorer=self.reranker if reranker is True else (reranker or None))
+            return self._with_pending_cosines(question, hits)
         finally:
             self._local.query_vectors = None
+
+    def _with_pending_cosines(self, question: str, hits: list[Hit]) -> list[Hit]:
+        """Hits from a book still being embedded came from keyword search alone; give each the cosine its
+        vector will have (embedded now, a few passages) so the coverage decision reads them as usual."""
+        pending = set(rows.pending_chunk_ids(self.reader, [h.chunk.id for h in hits]))
+        if not pending:
+            return hits
+        todo = [h for h in hits if h.chunk.id in pending and "vector" not in dict(h.stage_scores)]
+        matrix = self.embedder.encode([rows.embed_text(h.chunk) for h in todo]) if todo else []
+        qvec = self._embed_query(question)
+        cosines = {h.chunk.id: float(vec @ qvec) for h, vec in zip(todo, matrix)}
+        return [replace(h, stage_scores=h.stage_scores + (("vector", cosines[h.chunk.id]),))
+                if h.chunk.id in cosines else h for h in hits]
 
     def mentions(self, phrase: str, *, book_id: str | None = None, exact_case: bool = False) -> bool:
         """Does ``phrase`` occur anywhere in the library (or one book), folded as keyword search folds it

@@ -113,6 +113,7 @@ class Book:
     imported_at: str
     authors: tuple[str, ...] = ()
     metadata: tuple[tuple[str, str], ...] = ()
+    pending: bool = False  # stored and keyword-searchable; its vectors are still being made (staged import)
 
 
 @dataclass(frozen=True)
@@ -144,6 +145,7 @@ class Section:
 
 class ImportStatus(str, enum.Enum):
     IMPORTED = "imported"
+    SEARCHABLE = "searchable"  # stored and keyword-searchable; embedding stopped and resumes later
     DUPLICATE = "duplicate"
     ERROR = "error"
 

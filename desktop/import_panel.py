@@ -27,6 +27,8 @@ STAGE_NAMES = {
 def stage_text(stage: str, done: int, total: int) -> str:
     """``"Reading pages 12/300"`` from a progress callback's arguments."""
     name = STAGE_NAMES.get(stage, stage.capitalize())
+    if stage == "embedding" and total > 1:  # counted in word pieces: a share reads better
+        return f"{name} {100 * done // total} %"
     return f"{name} {done}/{total}" if total > 1 else name
 
 
@@ -62,10 +64,14 @@ class ImportRow(QFrame):
         box.addWidget(self.bar)
         box.addWidget(self.stage)
         self.finished = False
+        self.searchable = False
         self.error = ""
 
     def progress(self, stage: str, done: int, total: int) -> None:
-        self.stage.setText(stage_text(stage, done, total))
+        text = stage_text(stage, done, total)
+        if self.searchable:  # the student may already ask; say so beside the progress
+            text = f"Ready to ask (keyword search) · {text}"
+        self.stage.setText(text)
         self.bar.show()
         if total > 0:
             self.bar.setRange(0, total)
@@ -80,6 +86,8 @@ class ImportRow(QFrame):
             b = result.book
             size = f"{b.page_count} pages" if b.paginated else f"{b.section_count} sections"
             self.stage.setText(f"✓ Imported “{b.title}” ({size}, {b.chapter_count} chapters)")
+        elif result.status is ImportStatus.SEARCHABLE:  # stopped after the book became searchable
+            self.stage.setText(f"Searchable by keyword. {result.error or ''}".strip())
         elif result.status is ImportStatus.DUPLICATE:
             self.stage.setText(f"Already in your library: {result.error or ''}".strip())
         elif result.error_code == "cancelled":
@@ -135,6 +143,11 @@ class ImportPanel(QWidget):
     def progress(self, job_id: int, stage: str, done: int, total: int) -> None:
         if job_id in self.rows:
             self.rows[job_id].progress(stage, done, total)
+
+    def searchable(self, job_id: int) -> None:
+        """The file's book is stored and keyword-searchable; its vectors are still being made."""
+        if job_id in self.rows:
+            self.rows[job_id].searchable = True
 
     def finish(self, job_id: int, result: ImportResult) -> None:
         if job_id in self.rows:

@@ -58,7 +58,12 @@ class LibraryModel(QStandardItemModel):
 
     def _book_row(self, book: Book, sections: list[Section], labels: dict[int, str]) -> list[QStandardItem]:
         count = f"{book.page_count} pages" if book.paginated else f"{len(sections)} sections"
-        title = _item(book.title, f"{book.title}\n{book.file_name} · {count}")
+        tip = f"{book.title}\n{book.file_name} · {count}"
+        if book.pending:  # a staged import is still making its vectors
+            count = f"{count} · keyword search only"
+            tip += ("\n\nSearchable by keyword now; searching by meaning is being built and is used "
+                    "chapter by chapter as it is ready.")
+        title = _item(book.title, tip)
         font = title.font()
         font.setBold(True)
         title.setFont(font)

@@ -115,6 +115,7 @@ class MainWindow(QMainWindow):
         if warm_up:
             self.imports.warm_up()
             self.library_check.start(quiet=True)  # after warm-up, on the same thread
+            self.imports.resume_pending()  # books whose indexing stopped when the app last closed
             self.runner.prewarm()  # the model loads on its own thread while the student looks around
             self._choose_model()
 
@@ -215,6 +216,7 @@ class MainWindow(QMainWindow):
         self.imports.queued.connect(self.import_panel.add)
         self.runner.prewarmed.connect(self._model_prewarmed)
         self.imports.progressed.connect(self.import_panel.progress)
+        self.imports.searchable.connect(self._import_searchable)
         self.imports.finished.connect(self._import_finished)
         self.import_panel.cancelRequested.connect(self.imports.cancel)
         self.sidebar.openRequested.connect(self.open_node)
@@ -269,13 +271,24 @@ class MainWindow(QMainWindow):
             return []
         return self.import_files([books[0]])
 
+    def _import_searchable(self, job_id: int, book) -> None:
+        """The book is stored and keyword-searchable: show it and let the student ask while it is indexed."""
+        self.import_panel.searchable(job_id)
+        self.refresh_library()
+        self.sidebar.expand_book(book.id)
+        self.statusBar().showMessage(f"You can ask about “{book.title}” now (keyword search); "
+                                     "meaning search is being built.", 8000)
+        if self.reader.book is None:  # the student sees the book they just dropped
+            self._open_book(book.id)
+
     def _import_finished(self, job_id: int, result: ImportResult) -> None:
         self.import_panel.finish(job_id, result)
-        if result.status is ImportStatus.IMPORTED and result.book is not None:
+        if result.status in (ImportStatus.IMPORTED, ImportStatus.SEARCHABLE) and result.book is not None:
             self.refresh_library()
             self.sidebar.expand_book(result.book.id)
-            self.statusBar().showMessage(f"Imported “{result.book.title}”.", 8000)
-            if self.reader.book is None:  # the student sees the book they just dropped
+            if result.status is ImportStatus.IMPORTED:
+                self.statusBar().showMessage(f"Imported “{result.book.title}”.", 8000)
+            if self.reader.book is None:
                 self._open_book(result.book.id)
 
     def remove_book(self, book_id: str) -> None:

@@ -128,6 +128,7 @@ class ImportJob:
     id: int
     path: Path
     cancel: threading.Event = field(default_factory=threading.Event)
+    name: str = ""  # what the import panel shows (default: the file's name)
 
 
 class ThrottledProgress:
@@ -153,6 +154,7 @@ class ImportEmitter(QObject):
     """Signals the import worker emits (this object lives in the GUI thread)."""
 
     progressed = Signal(int, str, int, int)  # job id, stage, done, total
+    searchable = Signal(int, object)  # job id, Book (stored; keyword search works, vectors still coming)
     finished = Signal(int, object)  # job id, ImportResult
 
 
@@ -164,7 +166,8 @@ class ImportQueue(QObject):
 
     queued = Signal(int, str)  # job id, path
     progressed = Signal(int, str, int, int)
-    finished = Signal(int, object)  # job id, ImportResult (status IMPORTED, DUPLICATE or ERROR)
+    searchable = Signal(int, object)  # job id, Book: askable by keyword while its vectors fill in
+    finished = Signal(int, object)  # job id, ImportResult (IMPORTED, SEARCHABLE, DUPLICATE or ERROR)
     idle = Signal()  # the queue ran empty
 
     def __init__(self, library, parent: QObject | None = None):
@@ -173,18 +176,24 @@ class ImportQueue(QObject):
         self.pool = single_thread_pool(self, "lantern-import")
         self._emitter = ImportEmitter(self)
         self._emitter.progressed.connect(self.progressed)
+        self._emitter.searchable.connect(self.searchable)
         self._emitter.finished.connect(self._on_finished)
         self._jobs: dict[int, ImportJob] = {}
         self._writes = 0  # run_write jobs not finished yet (each holds the HeapPolicy)
 
-    def add(self, path: str | Path) -> int:
-        """Queue ``path`` for import and return its job id."""
-        job = ImportJob(next(_ids), Path(path))
+    def add(self, path: str | Path, name: str = "") -> int:
+        """Queue ``path`` for import and return its job id (``name``: shown instead of the path)."""
+        job = ImportJob(next(_ids), Path(path), name=name)
         self._jobs[job.id] = job
         HeapPolicy.hold()
-        self.queued.emit(job.id, str(job.path))
+        self.queued.emit(job.id, job.name or str(job.path))
         self.pool.start(FnRunnable(lambda: self._run(job)))
         return job.id
+
+    def resume_pending(self) -> list[int]:
+        """Queue every book whose import stopped after it became searchable (the app was closed, or it
+        crashed): importing its stored copy again embeds only what is missing."""
+        return [self.add(self.library.book_file(b.id), name=b.file_name) for b in self.library.pending_books()]
 
     def cancel(self, job_id: int) -> None:
         """Ask the job to stop (a queued job ends as soon as it is reached)."""
@@ -243,7 +252,8 @@ class ImportQueue(QObject):
             return
         progress = ThrottledProgress(lambda s, d, t: self._emitter.progressed.emit(job.id, s, d, t))
         try:
-            result = self.library.import_book(job.path, progress, job.cancel.is_set)
+            result = self.library.import_book(job.path, progress, job.cancel.is_set,
+                                              on_searchable=lambda book: self._emitter.searchable.emit(job.id, book))
         except Exception as exc:  # import_book reports bad input itself; this is a bug path
             log.exception("import of %s crashed", job.path)
             result = ImportResult(str(job.path), ImportStatus.ERROR, error=error_text(exc), error_code="bug")

@@ -54,6 +54,9 @@ def cmd_import(lib: Library, args: argparse.Namespace) -> int:
         if result.status is ImportStatus.IMPORTED and b:
             lines.append(f"imported  {b.id}  {b.title}  ({b.page_count} pages, {b.chapter_count} chapters,"
                          f" {b.section_count} sections)")
+        elif result.status is ImportStatus.SEARCHABLE and b:  # usable, but the import did not finish
+            failed = True
+            lines.append(f"searchable {b.id}  {b.title}  ({result.error})")
         elif result.status is ImportStatus.DUPLICATE and b:
             lines.append(f"duplicate {b.id}  {b.title}  (already in the library)")
         else:
@@ -66,8 +69,10 @@ def cmd_import(lib: Library, args: argparse.Namespace) -> int:
 def cmd_books(lib: Library, args: argparse.Namespace) -> int:
     books = lib.books()
     payload = [{"book_id": b.id, "title": b.title, "pages": b.page_count, "chapters": b.chapter_count,
-                "sections": b.section_count} for b in books]
+                "sections": b.section_count, "pending": b.pending} for b in books]
     text = "\n".join(f"{b.id}  {b.title}  ({b.page_count} pages, {b.chapter_count} chapters)"
+                     + (f"  [keyword search only: {lib.embedding_share(b.id):.0%} indexed; `lantern import "
+                        f"{b.file_name}` finishes it]" if b.pending else "")
                      for b in books) or "The library is empty. Import a book with: lantern import FILE"
     emit(args, payload, text)
     return 0

@@ -67,7 +67,7 @@ def import_record(r: ImportResult) -> dict[str, Any]:
         "chapters": b.chapter_count if b else None,
         "sections": b.section_count if b else None,
         "status": r.status.value,
-        "error": r.error if r.status is ImportStatus.ERROR else None,
+        "error": r.error if r.status in (ImportStatus.ERROR, ImportStatus.SEARCHABLE) else None,
     }
 
 

@@ -52,6 +52,8 @@ class Prepared:
     window_limit: int
     dimension: int
     reused: dict[int, tuple[list[tuple[int, int]], np.ndarray]] = field(default_factory=dict)  # by segment
+    unit_terms: list[list[list[str]]] = field(default_factory=list)  # candidate key phrases, per segment and unit
+    scorer: enrich.KeyphraseScorer = field(default_factory=enrich.KeyphraseScorer)
 
 
 # -- the single transformer pass -----------------------------------------------------------------
@@ -113,64 +115,114 @@ def embed_segments(segments: list[Segment], embedder: TextEmbedder, config: Chun
 
 
 # -- assembling ----------------------------------------------------------------------------------
-def prepare(parsed: ParsedBook, embedder: TextEmbedder, config: ChunkConfig = ChunkConfig(), *,
-            progress: ProgressFn | None = None, cancel: CancelFn | None = None,
-            reuse: SegmentLookup | None = None) -> Prepared:
-    """Plan + the one embedding pass (what ``chunk_book`` does before cutting); segments ``reuse``
-    finds stored (an earlier edition) skip the pass."""
+ORDINAL_STRIDE = 1 << 16
+"""A staged import numbers segment ``s``'s chunks ``s * ORDINAL_STRIDE + j`` until the book is complete
+(``core.library`` then renumbers them 0, 1, 2 ...): a segment's keyword-only chunks and the embedded
+chunks that replace them share one ordinal range, so a resumed import can tell which segments are done."""
+
+
+def plan(parsed: ParsedBook, embedder: TextEmbedder, config: ChunkConfig = ChunkConfig(), *,
+         progress: ProgressFn | None = None, cancel: CancelFn | None = None,
+         reuse: SegmentLookup | None = None) -> Prepared:
+    """Segments, sentence units, token ids, segment keys and key-phrase statistics: everything but the
+    model pass (a few seconds for a 500-page book).  Segments ``reuse`` finds stored need no pass."""
     segments = plan_book(parsed, embedder, config, progress=progress, cancel=cancel)
     release_heap()  # Punkt training and bulk tokenising leave tens of MB of freed fragments
     salt = f"{CHUNKER_VERSION}|{embedder.model_name}|{config!r}"
-    reused: dict[int, tuple[list[tuple[int, int]], np.ndarray]] = {}
+    prep = Prepared(parsed, segments, embedder.max_tokens - embedder.special_tokens, embedder.dimension)
     for si, seg in enumerate(segments):
         seg.key = segment_key(seg.prefix_ids, [(u.atomic, u.ids) for u in seg.units], short=seg.short, salt=salt)
         found = reusable(reuse(seg.key), len(seg.units), embedder.dimension) if reuse is not None else None
         if found is not None:
-            reused[si] = found
-    if reused:
+            prep.reused[si] = found
+    if prep.reused:
         log.info("reusing the vectors of %d of %d segments (unchanged since an earlier import)",
-                 len(reused), len(segments))
-    embed_segments([seg for si, seg in enumerate(segments) if si not in reused], embedder, config,
+                 len(prep.reused), len(segments))
+    prep.unit_terms = [[enrich.candidate_phrases(u.text) for u in seg.units] for seg in segments]
+    prep.scorer.docs = len(segments)
+    for terms in prep.unit_terms:
+        prep.scorer.df.update({t for ts in terms for t in ts})
+    return prep
+
+
+def prepare(parsed: ParsedBook, embedder: TextEmbedder, config: ChunkConfig = ChunkConfig(), *,
+            progress: ProgressFn | None = None, cancel: CancelFn | None = None,
+            reuse: SegmentLookup | None = None) -> Prepared:
+    """``plan`` + the one embedding pass over every segment (what ``chunk_book`` does before cutting)."""
+    prep = plan(parsed, embedder, config, progress=progress, cancel=cancel, reuse=reuse)
+    embed_segments([seg for si, seg in enumerate(prep.segments) if si not in prep.reused], embedder, config,
                    progress=progress, cancel=cancel)
-    return Prepared(parsed, segments, embedder.max_tokens - embedder.special_tokens, embedder.dimension, reused)
+    return prep
+
+
+def keyword_drafts(prep: Prepared, config: ChunkConfig = ChunkConfig()) -> list[ChunkDraft]:
+    """Chunks cut by size alone, before any model pass, so a book is keyword-searchable at once.
+
+    Numbered with ``ORDINAL_STRIDE``; ``embedded_drafts`` later replaces each segment's with the real cut.
+    """
+    cap = min(config.max_tokens, prep.window_limit)
+    drafts: list[ChunkDraft] = []
+    for si, seg in enumerate(prep.segments):
+        tokens = [len(u.ids) for u in seg.units]
+        flat = np.zeros(max(len(tokens) - 1, 0), dtype=np.float32)  # no similarities yet: cut near the target
+        ranges = [(0, len(seg.units))] if seg.short else cut_ranges(
+            tokens, flat, budget=cap - len(seg.prefix_ids), min_tokens=config.min_tokens,
+            target_tokens=config.target_tokens, threshold=-1.0, overlap=config.overlap_sentences,
+            overlap_max_tokens=config.overlap_max_tokens, can_overlap=[not u.atomic for u in seg.units])
+        drafts.extend(_draft(prep, si, a, b, si * ORDINAL_STRIDE + j) for j, (a, b) in enumerate(ranges))
+    return drafts
+
+
+def embedded_drafts(prep: Prepared, segment_indexes: list[int], embedder: TextEmbedder,
+                    config: ChunkConfig = ChunkConfig(), *, progress: ProgressFn | None = None,
+                    cancel: CancelFn | None = None) -> tuple[list[ChunkDraft], np.ndarray]:
+    """The model pass and the real cut for some segments (one chapter of a staged import), numbered with
+    ``ORDINAL_STRIDE``: drafts and their vectors.  The segments' token sums are freed afterwards."""
+    todo = [si for si in segment_indexes if si not in prep.reused]
+    embed_segments([prep.segments[si] for si in todo], embedder, config, progress=progress, cancel=cancel)
+    drafts: list[ChunkDraft] = []
+    vectors: list[np.ndarray] = []
+    for si in segment_indexes:
+        ranges, pooled = _segment_cut(prep, si, config)
+        vectors.append(pooled)
+        drafts.extend(_draft(prep, si, a, b, si * ORDINAL_STRIDE + j) for j, (a, b) in enumerate(ranges))
+        seg = prep.segments[si]
+        seg.sums, seg.prefix_sums = None, []
+    matrix = np.concatenate(vectors) if vectors else np.zeros((0, prep.dimension))
+    return drafts, matrix.astype(np.float32)
+
+
+def _segment_cut(prep: Prepared, si: int, config: ChunkConfig) -> tuple[list[tuple[int, int]], np.ndarray]:
+    """One embedded (or reused) segment's chunk ranges and pooled vectors."""
+    if si in prep.reused:
+        return prep.reused[si]
+    seg = prep.segments[si]
+    assert seg.sums is not None, "embed_segments must run first"
+    if seg.short:
+        ranges = [(0, len(seg.units))]
+    else:
+        sims = boundary_similarities(seg.sums, config.valley_window)
+        threshold = float(np.percentile(sims, config.valley_percentile)) if len(sims) else 0.0
+        ranges = cut_ranges([len(u.ids) for u in seg.units], sims,
+                            budget=min(config.max_tokens, prep.window_limit) - len(seg.prefix_ids),
+                            min_tokens=config.min_tokens, target_tokens=config.target_tokens, threshold=threshold,
+                            overlap=config.overlap_sentences, overlap_max_tokens=config.overlap_max_tokens,
+                            can_overlap=[not u.atomic for u in seg.units])
+    return ranges, _pool(seg, ranges, config.pool_prefix or seg.short)
 
 
 def finish(prep: Prepared, embedder: TextEmbedder, config: ChunkConfig = ChunkConfig(), *,
            progress: ProgressFn | None = None, cancel: CancelFn | None = None
            ) -> tuple[list[ChunkDraft], np.ndarray]:
-    """Cut every prepared segment, pool (or re-embed) chunk vectors and build the drafts."""
-    parsed = prep.parsed
-    cap = min(config.max_tokens, prep.window_limit)
-    unit_terms: list[list[list[str]]] = [[enrich.candidate_phrases(u.text) for u in seg.units]
-                                         for seg in prep.segments]
-    scorer = enrich.KeyphraseScorer()
-    scorer.docs = len(prep.segments)
-    for terms in unit_terms:
-        scorer.df.update({t for ts in terms for t in ts})
+    """Cut every prepared segment, pool (or re-embed) chunk vectors and build the drafts (ordinals 0, 1, 2 ...)."""
     drafts: list[ChunkDraft] = []
     vectors: list[np.ndarray] = []
-    for si, seg in enumerate(prep.segments):
+    for si in range(len(prep.segments)):
         check_cancel(cancel)
-        if si in prep.reused:
-            ranges, pooled = prep.reused[si]
-            vectors.append(pooled)
-            for a, b in ranges:
-                drafts.append(_draft(parsed, seg, a, b, len(drafts), scorer, unit_terms[si]))
-            continue
-        tokens = [len(u.ids) for u in seg.units]
-        assert seg.sums is not None, "embed_segments must run first"
-        sims = boundary_similarities(seg.sums, config.valley_window)
-        threshold = float(np.percentile(sims, config.valley_percentile)) if len(sims) else 0.0
-        if seg.short:
-            ranges = [(0, len(seg.units))]
-        else:
-            ranges = cut_ranges(tokens, sims, budget=cap - len(seg.prefix_ids), min_tokens=config.min_tokens,
-                                target_tokens=config.target_tokens, threshold=threshold,
-                                overlap=config.overlap_sentences, overlap_max_tokens=config.overlap_max_tokens,
-                                can_overlap=[not u.atomic for u in seg.units])
-        vectors.append(_pool(seg, ranges, config.pool_prefix or seg.short))
-        for a, b in ranges:
-            drafts.append(_draft(parsed, seg, a, b, len(drafts), scorer, unit_terms[si]))
+        ranges, pooled = _segment_cut(prep, si, config)
+        vectors.append(pooled)
+        base = len(drafts)
+        drafts.extend(_draft(prep, si, a, b, base + j) for j, (a, b) in enumerate(ranges))
     if progress is not None:
         progress("chunking", len(prep.segments), len(prep.segments))
     matrix = (np.concatenate(vectors) if vectors else np.zeros((0, prep.dimension))).astype(np.float32)
@@ -197,8 +249,8 @@ def _pool(seg: Segment, ranges: list[tuple[int, int]], with_prefix: bool) -> np.
     return vecs.astype(np.float32)
 
 
-def _draft(parsed: ParsedBook, seg: Segment, a: int, b: int, ordinal: int,
-           scorer: enrich.KeyphraseScorer, terms: list[list[str]]) -> ChunkDraft:
+def _draft(prep: Prepared, si: int, a: int, b: int, ordinal: int) -> ChunkDraft:
+    parsed, seg, terms, scorer = prep.parsed, prep.segments[si], prep.unit_terms[si], prep.scorer
     units = seg.units[a:b]
     text = units[0].text + "".join(u.joiner + u.text for u in units[1:])
     blocks = [parsed.blocks[i] for i in dict.fromkeys(u.block for u in units)]

@@ -6,7 +6,8 @@ connection); nothing here deletes a book's data.  Checks, cheapest first:
 * SQLite ``integrity_check`` and ``foreign_key_check``;
 * the FTS5 index against the chunks table (``integrity-check``; repaired with ``rebuild``);
 * every chunk has a vector of the right size (missing ones are re-embedded from the chunk's text);
-* every book with chunks has its section index (``core.index.sections``; rebuilt from the chunks);
+  the keyword-only chunks of a book still being imported (``core.index.staged_import``) are not damage;
+* every complete book with chunks has its section index (``core.index.sections``; rebuilt from the chunks);
 * the FAISS index holds exactly the stored vectors' ids and its manifest matches the embedding model
   and chunker (repaired by rebuilding from SQLite, the source of truth);
 * every book's stored file exists; no unreferenced files or temp files are left in ``books/``/``index/``.
@@ -167,7 +168,8 @@ class Doctor:
     def vectors(self) -> None:
         db = self.lib.db
         missing = [r[0] for r in db.execute(
-            "SELECT c.id FROM chunks c LEFT JOIN vectors v ON v.chunk_id = c.id WHERE v.chunk_id IS NULL")]
+            "SELECT c.id FROM chunks c LEFT JOIN vectors v ON v.chunk_id = c.id WHERE v.chunk_id IS NULL"
+            " AND c.pending = 0")]  # a pending chunk waits for its staged import, which replaces it
         dim = self.lib.embedder.dimension
         bad = [r[0] for r in db.execute("SELECT chunk_id FROM vectors WHERE length(vector) != ?", [4 * dim])]
         todo = missing + bad

@@ -43,10 +43,14 @@ def chapter_and_section(parsed: ParsedBook, index: int | None) -> tuple[int | No
 
 
 def insert_chunks(db: sqlite_utils.Database, book_id: BookId, parsed: ParsedBook,
-                  section_ids: Sequence[int], drafts: Sequence[ChunkDraft], vectors: np.ndarray) -> list[int]:
-    """Insert chunks and their vectors (inside the caller's transaction); return the new chunk ids."""
+                  section_ids: Sequence[int], drafts: Sequence[ChunkDraft], vectors: np.ndarray | None) -> list[int]:
+    """Insert chunks and their vectors (inside the caller's transaction); return the new chunk ids.
+
+    ``vectors`` None: keyword-only chunks of a staged import, marked pending (no vector rows).
+    """
     ids: list[int] = []
-    for draft, vec in zip(drafts, vectors, strict=True):
+    pending = vectors is None
+    for draft, vec in zip(drafts, [None] * len(drafts) if pending else vectors, strict=True):
         ch_i, sec_i, sub_i = chapter_and_section(parsed, draft.section)
         chapter = parsed.sections[ch_i] if ch_i is not None else None
         section = parsed.sections[sec_i] if sec_i is not None else None
@@ -57,18 +61,73 @@ def insert_chunks(db: sqlite_utils.Database, book_id: BookId, parsed: ParsedBook
         cur = db.execute(
             "INSERT INTO chunks (book_id, section_id, ordinal, role, page_start, page_end, token_count,"
             " chapter_number, chapter_title, section_number, section_title, titles, key_terms,"
-            " has_equation, figure_refs, text, segment_key, unit_start, unit_end)"
-            " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            " has_equation, figure_refs, text, segment_key, unit_start, unit_end, pending)"
+            " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             [book_id, section_ids[draft.section] if draft.section is not None else None, draft.ordinal,
              draft.role.value, draft.page_start, draft.page_end, draft.token_count,
              chapter.number if chapter else None, chapter_title,
              section.number if section else None, section_title, titles,
              " ; ".join(draft.key_terms), int(draft.has_equation), json.dumps(list(draft.figure_refs)),
-             draft.text, draft.segment_key or None, draft.unit_start, draft.unit_end])
+             draft.text, draft.segment_key or None, draft.unit_start, draft.unit_end, int(pending)])
         ids.append(cur.lastrowid)
-        db.execute("INSERT INTO vectors (chunk_id, vector) VALUES (?, ?)",
-                   [cur.lastrowid, np.asarray(vec, dtype=np.float32).tobytes()])
+        if not pending:
+            db.execute("INSERT INTO vectors (chunk_id, vector) VALUES (?, ?)",
+                       [cur.lastrowid, np.asarray(vec, dtype=np.float32).tobytes()])
     return ids
+
+
+# -- staged imports (``core.library``): keyword-only chunks first, replaced segment by segment ----------------
+def section_ids(db: sqlite_utils.Database, book_id: str) -> list[int]:
+    """A stored book's section ids in ``ParsedBook.sections`` order (reading the same file again)."""
+    return [r[0] for r in db.execute("SELECT id FROM sections WHERE book_id = ? ORDER BY ordinal", [book_id])]
+
+
+def segment_states(db: sqlite_utils.Database, book_id: str, stride: int) -> dict[int, tuple[str, bool]]:
+    """Segment index (ordinal // ``stride``) -> (its segment key, still pending) for a book being embedded."""
+    found = db.execute(f"SELECT ordinal / {int(stride)} AS s, MIN(COALESCE(segment_key, '')), MAX(pending)"
+                       " FROM chunks WHERE book_id = ? GROUP BY s", [book_id]).fetchall()
+    return {int(s): (key, bool(pending)) for s, key, pending in found}
+
+
+def delete_pending(db: sqlite_utils.Database, book_id: str, segments: Sequence[int], stride: int) -> None:
+    """Delete the keyword-only chunks of some segments (their embedded cut is inserted next)."""
+    for s in segments:
+        db.execute("DELETE FROM chunks WHERE book_id = ? AND pending = 1 AND ordinal >= ? AND ordinal < ?",
+                   [book_id, s * stride, (s + 1) * stride])
+
+
+def delete_chunks(db: sqlite_utils.Database, book_id: str) -> list[int]:
+    """Delete every chunk of a book (a staged import that must start its chunks over); returns their ids."""
+    ids = [r[0] for r in db.execute("SELECT id FROM chunks WHERE book_id = ?", [book_id])]
+    db.execute("DELETE FROM chunks WHERE book_id = ?", [book_id])
+    return ids
+
+
+def mark_complete(db: sqlite_utils.Database, book_id: str) -> None:
+    """Every chunk embedded: number them 0, 1, 2 ... in reading order and clear the book's pending flag."""
+    db.execute("UPDATE chunks SET ordinal = r.n FROM (SELECT id, ROW_NUMBER() OVER (ORDER BY ordinal) - 1 AS n"
+               " FROM chunks WHERE book_id = ?) AS r WHERE chunks.id = r.id AND chunks.ordinal != r.n", [book_id])
+    db.execute("UPDATE books SET pending = 0 WHERE id = ?", [book_id])
+
+
+def embedding_share(db: sqlite_utils.Database, book_id: str) -> float:
+    """Share of a book's chunks that have their vectors (1.0 for a complete book)."""
+    total, pending = db.execute("SELECT COUNT(*), COALESCE(SUM(pending), 0) FROM chunks WHERE book_id = ?",
+                                [book_id]).fetchone()
+    return 1.0 if not total else 1.0 - pending / total
+
+
+def pending_chunk_ids(db: sqlite_utils.Database, ids: Sequence[int]) -> list[int]:
+    """Which of these chunks are keyword-only (no vector yet)."""
+    if not ids:
+        return []
+    marks = ",".join("?" * len(ids))
+    return [r[0] for r in db.execute(f"SELECT id FROM chunks WHERE pending = 1 AND id IN ({marks})", list(ids))]
+
+
+def pending_book_ids(db: sqlite_utils.Database) -> list[str]:
+    """Books whose import stored them keyword-searchable but has not embedded them all yet."""
+    return [r[0] for r in db.execute("SELECT id FROM books WHERE pending = 1 ORDER BY imported_at, rowid")]
 
 
 def embed_text(chunk: Chunk) -> str:
@@ -129,6 +188,7 @@ def book_from_row(row: dict, chapter_count: int, section_count: int) -> Book:
         imported_at=row["imported_at"],
         authors=tuple(json.loads(row["authors"])),
         metadata=tuple(tuple(kv) for kv in json.loads(row["metadata"])),
+        pending=bool(row.get("pending", 0)),
     )
 
 
@@ -158,7 +218,7 @@ _SECTION_KINDS = (SectionKind.SECTION.value, SectionKind.SUBSECTION.value)
 
 
 def insert_book(db: sqlite_utils.Database, book_id: BookId, parsed: ParsedBook, *, file_name: str, digest: str,
-                stored_name: str, file_size: int, imported_at: str) -> list[int]:
+                stored_name: str, file_size: int, imported_at: str, pending: bool = False) -> list[int]:
     """Insert a parsed book's book, page, section and block rows; returns the new section ids in order."""
     db["books"].insert({
         "id": book_id, "title": parsed.title, "authors": json.dumps(list(parsed.authors)),
@@ -166,7 +226,7 @@ def insert_book(db: sqlite_utils.Database, book_id: BookId, parsed: ParsedBook, 
         "stored_name": stored_name, "file_hash": digest, "file_size": file_size,
         "page_count": len(parsed.pages), "paginated": int(parsed.paginated),
         "metadata": json.dumps([list(kv) for kv in parsed.metadata]),
-        "imported_at": imported_at,
+        "imported_at": imported_at, "pending": int(pending),
     })
     db["pages"].insert_all(({"book_id": book_id, "idx": p.index, "label": p.label}
                             for p in parsed.pages), batch_size=1000)
@@ -224,7 +284,8 @@ def stored_segment(db: sqlite_utils.Database, key: str) -> list[tuple[int, int, 
     """The chunks of one stored copy of chunker segment ``key`` (for ``core.index.chunk_reuse``)."""
     return db.execute(
         "SELECT c.unit_start, c.unit_end, v.vector FROM chunks c JOIN vectors v ON v.chunk_id = c.id"
-        " WHERE c.segment_key = ? AND c.book_id = (SELECT book_id FROM chunks WHERE segment_key = ? LIMIT 1)"
+        " WHERE c.segment_key = ? AND c.book_id = (SELECT book_id FROM chunks WHERE segment_key = ? AND pending = 0"
+        " LIMIT 1)"
         " ORDER BY c.ordinal", [key, key]).fetchall()
 
 

@@ -196,8 +196,18 @@ def _m6_section_index(db: sqlite_utils.Database) -> None:
         sections_index.index_book(db, book_id)
 
 
+def _m7_staged_import(db: sqlite_utils.Database) -> None:
+    """A book is stored keyword-searchable first and embedded chapter by chapter behind (``core.library``):
+    ``books.pending`` until every chunk has its vector, ``chunks.pending`` for a chunk cut by size alone
+    that the embedded cut of its segment will replace."""
+    db.execute("ALTER TABLE books ADD COLUMN pending INTEGER NOT NULL DEFAULT 0")
+    db.execute("ALTER TABLE chunks ADD COLUMN pending INTEGER NOT NULL DEFAULT 0")
+    db.execute("CREATE INDEX chunks_pending ON chunks(book_id, ordinal) WHERE pending = 1")
+
+
 MIGRATIONS: list[Callable[[sqlite_utils.Database], None]] = [_m1_books, _m2_chunks, _m3_conversations,
-                                                            _m4_study, _m5_segment_keys, _m6_section_index]
+                                                            _m4_study, _m5_segment_keys, _m6_section_index,
+                                                            _m7_staged_import]
 """Append new migrations; never edit a released one.  Index i brings user_version i -> i+1."""
 
 

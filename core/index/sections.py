@@ -84,9 +84,10 @@ def index_book(db: sqlite_utils.Database, book_id: str) -> int:
 
 
 def books_missing(db: sqlite_utils.Database) -> list[str]:
-    """Books with chunks but no section rows (an index to rebuild; ``Library.doctor`` checks this)."""
+    """Complete books with chunks but no section rows (an index to rebuild; ``Library.doctor`` checks this).
+    A book still being imported gets its section index when its last chapter is embedded."""
     return [r[0] for r in db.execute(
-        "SELECT DISTINCT c.book_id FROM chunks c WHERE NOT EXISTS "
+        "SELECT DISTINCT c.book_id FROM chunks c JOIN books b ON b.id = c.book_id WHERE b.pending = 0 AND NOT EXISTS "
         "(SELECT 1 FROM section_vectors s WHERE s.book_id = c.book_id)")]
 
 

@@ -108,6 +108,12 @@ class VectorIndex:
             mtmp.write_text(json.dumps(asdict(self.manifest), indent=2), encoding="utf-8")
             _fsync_replace(mtmp, self.folder / self.MANIFEST)
 
+    def mark(self, generation: int) -> None:
+        """Record that the in-memory index matches ``generation`` without writing the file yet (a staged
+        import saves every few seconds; a process that reads the stale file rebuilds from SQLite)."""
+        with self._lock:
+            self.manifest = Manifest(**{**asdict(self.expected), "count": self.ntotal, "generation": generation})
+
     def load_or_rebuild(self, generation: int, count: int,
                         batches: Callable[[int], Iterable[tuple[np.ndarray, np.ndarray]]]) -> None:
         """``load`` the saved index, or rebuild it from ``batches(dimension)`` (the stored vectors) and save."""

@@ -39,6 +39,44 @@ def test_cancelling_an_import_leaves_no_book(qtbot, window, library, tmp_path: P
     assert "Cancelled" in row.stage.text() and window.import_panel.errors() == []
 
 
+def _count_column(window, book_id: str) -> str:
+    item = window.sidebar.model.book_item(book_id)
+    return window.sidebar.model.item(item.row(), 1).text()
+
+
+def test_a_dropped_book_is_askable_before_its_meaning_index_is_built(qtbot, window, library, tiny_pdf: Path):
+    events = []
+    window.imports.searchable.connect(lambda job, book: events.append(
+        ("searchable", book.pending, _count_column(window, book.id), window.import_panel.rows[job].searchable)))
+    window.imports.finished.connect(lambda job, result: events.append(("finished", result.status)))
+    window.import_files([tiny_pdf])
+    wait_imports(qtbot, window)
+    (book,) = library.books()
+    assert events[0] == ("searchable", True, events[0][2], True) and "keyword search only" in events[0][2]
+    assert events[1] == ("finished", ImportStatus.IMPORTED)
+    assert "keyword search only" not in _count_column(window, book.id) and not book.pending
+
+
+def test_stopping_while_indexing_keeps_the_book_searchable_and_the_next_start_finishes_it(
+        qtbot, window, library, tmp_path: Path):
+    big = make_pdf(tmp_path / "big.pdf", pages_per_chapter=30, repeat=4)
+    results = []
+    window.imports.finished.connect(lambda job, result: results.append(result))
+    (job,) = window.import_files([big])
+    row = window.import_panel.rows[job]
+    window.imports.progressed.connect(
+        lambda _job, stage, *_: stage == "embedding" and row.cancel_btn.isEnabled() and row.cancel_btn.click())
+    wait_imports(qtbot, window)
+    assert results[0].status is ImportStatus.SEARCHABLE and "keyword" in row.stage.text()
+    (book,) = library.pending_books()
+    assert "keyword search only" in _count_column(window, book.id)
+    (again,) = window.imports.resume_pending()  # what the app does when it starts
+    assert window.import_panel.rows[again].name.text() == "big.pdf"
+    wait_imports(qtbot, window)
+    assert results[1].status is ImportStatus.IMPORTED and library.pending_books() == []
+    assert "keyword search only" not in _count_column(window, book.id) and library.doctor().ok
+
+
 def test_cancelling_a_queued_file_skips_it_and_the_queue_goes_on(qtbot, window, library, tmp_path: Path,
                                                                    tiny_pdf: Path):
     other = make_pdf(tmp_path / "other.pdf", pages_per_chapter=3)

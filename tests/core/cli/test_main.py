@@ -37,7 +37,7 @@ def test_import_books_toc_remove_json(capsys, tmp_path, files):
     code, out, _ = run(capsys, "--library", lib, "books", "--json")
     assert code == 0
     assert json.loads(out) == [{"book_id": rec["book_id"], "title": "Tiny Biology", "pages": rec["pages"],
-                                "chapters": 2, "sections": 3}]
+                                "chapters": 2, "sections": 3, "pending": False}]
 
     code, out, _ = run(capsys, "--library", lib, "toc", rec["book_id"], "--json")
     toc = json.loads(out)
@@ -60,6 +60,27 @@ def test_duplicate_and_error_statuses_and_exit_code(capsys, tmp_path, files):
     assert [r["status"] for r in recs] == ["duplicate", "error"]
     assert recs[1]["error"]
     assert code != 0
+
+
+def test_an_import_interrupted_while_indexing_is_finished_by_importing_again(capsys, tmp_path, files,
+                                                                             monkeypatch):
+    from core.index import staged_import
+    lib = str(tmp_path / "lib")
+
+    def interrupted(*_a, **_k):
+        raise KeyboardInterrupt
+    with monkeypatch.context() as m:
+        m.setattr(staged_import.chunker, "embedded_drafts", interrupted)  # Ctrl-C during the first chapter
+        code, _, err = run(capsys, "--library", lib, "import", str(files["good"]))
+    assert code == 130 and "interrupted" in err
+    code, out, _ = run(capsys, "--library", lib, "books")
+    assert "Tiny Biology" in out and "keyword search only: 0% indexed; `lantern import tiny.md` finishes it" in out
+    code, out, _ = run(capsys, "--library", lib, "search", "smallest unit of life", "--mode", "keyword")
+    assert code == 0 and "cell" in out.lower()
+    code, out, _ = run(capsys, "--library", lib, "import", str(files["good"]))
+    assert code == 0 and out.startswith("imported")
+    code, out, _ = run(capsys, "--library", lib, "books", "--json")
+    assert json.loads(out)[0]["pending"] is False
 
 
 def test_stdout_is_plain_text_without_json_flag(capsys, tmp_path, files):

@@ -72,7 +72,10 @@ def test_the_migration_backfills_libraries_made_before_it(tmp_path):
         db.execute("DROP TRIGGER section_fts_book_removed")
         db.execute("DROP TABLE section_fts")
         db.execute("DROP TABLE section_vectors")
-        db.execute("PRAGMA user_version = 5")  # as written by the previous release
+        db.execute("DROP INDEX chunks_pending")  # and what migration 7 added
+        db.execute("ALTER TABLE chunks DROP COLUMN pending")
+        db.execute("ALTER TABLE books DROP COLUMN pending")
+        db.execute("PRAGMA user_version = 5")  # as written by an earlier release
     with Library(tmp_path / "lib", embedder=FakeEmbedder()) as library:
         assert len(_rows(library, "section_vectors")) == 4 and len(_rows(library, "section_fts")) == 4
         assert library.doctor().ok
