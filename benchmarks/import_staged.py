@@ -105,7 +105,7 @@ def kill_and_resume(pdf: Path) -> dict:
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     db = root / "lantern.db"
     committed = 0
-    while proc.poll() is None and committed < 3:  # three chapters' vectors committed, the rest to come
+    while proc.poll() is None and committed < 3:  # some segments' vectors committed, the rest to come
         time.sleep(0.5)
         if db.exists():
             try:

@@ -28,7 +28,7 @@ def stage_text(stage: str, done: int, total: int) -> str:
     """``"Reading pages 12/300"`` from a progress callback's arguments."""
     name = STAGE_NAMES.get(stage, stage.capitalize())
     if stage == "embedding" and total > 1:  # counted in word pieces: a share reads better
-        return f"{name} {100 * done // total} %"
+        return f"{name} {100 * done // total}\u00a0%"  # no break before the sign
     return f"{name} {done}/{total}" if total > 1 else name
 
 

@@ -36,16 +36,44 @@ def query_terms(text: str, *, keep_stopwords: bool = False) -> list[str]:
     return list(seen)
 
 
-def fts_match_expression(text: str, *, max_terms: int = 32) -> str | None:
+MAX_TERMS = 32
+POSTINGS_CAP = 80_000
+"""Above this many matching (term, chunk) pairs the OR-query drops its commonest terms.  FTS5 ranks every
+row that matches before LIMIT, so a long question of common words over a 50-book library (183k chunks)
+ranked ~150k rows: keyword p95 157 ms.  With the cap: 62 ms, and 96 % of the uncapped top 10 still in
+the top 60 (``benchmarks/scale.py``).  A single book of a few thousand chunks never reaches it."""
+
+
+def match_terms(text: str, *, max_terms: int = MAX_TERMS) -> list[str]:
+    """The terms keyword search ORs together (stopwords only when nothing else is left)."""
+    return (query_terms(text) or query_terms(text, keep_stopwords=True))[:max_terms]
+
+
+def fts_match_expression(text: str | Sequence[str], *, max_terms: int = MAX_TERMS) -> str | None:
     """A safe FTS5 MATCH expression: every term double-quoted (so no user text is FTS syntax), OR-ed.
 
-    Returns None when nothing searchable is left (then keyword search returns no hits).
+    ``text``: the question, or its terms already chosen.  Returns None when nothing searchable is left
+    (then keyword search returns no hits).
     """
-    terms = query_terms(text) or query_terms(text, keep_stopwords=True)
+    terms = match_terms(text, max_terms=max_terms) if isinstance(text, str) else list(text)
     if not terms:
         return None
-    quoted = ['"' + t.replace('"', '""') + '"' for t in terms[:max_terms]]
+    quoted = ['"' + t.replace('"', '""') + '"' for t in terms]
     return " OR ".join(quoted)
+
+
+def prune_common_terms(terms: Sequence[str], doc_freq: dict[str, int], *, cap: int | None = None,
+                       keep: int = 3) -> list[str]:
+    """``terms`` without their commonest ones while their chunk counts add up to more than ``cap``
+    (default ``POSTINGS_CAP``; at least the ``keep`` rarest stay; a term of unknown frequency counts as 0).
+    Order is kept."""
+    cap = POSTINGS_CAP if cap is None else cap
+    ranked = sorted(terms, key=lambda t: doc_freq.get(t, 0))
+    total = sum(doc_freq.get(t, 0) for t in terms)
+    while total > cap and len(ranked) > keep:
+        total -= doc_freq.get(ranked.pop(), 0)
+    kept = set(ranked)
+    return [t for t in terms if t in kept]
 
 
 def term_patterns(terms: Sequence[str]) -> list[re.Pattern[str]]:

@@ -289,6 +289,24 @@ def stored_segment(db: sqlite_utils.Database, key: str) -> list[tuple[int, int, 
         " ORDER BY c.ordinal", [key, key]).fetchall()
 
 
+def term_doc_frequencies(db: sqlite_utils.Database, terms: Sequence[str]) -> dict[str, int]:
+    """How many chunks hold each query term, folded exactly as FTS5 folds it: the terms go through a temp
+    FTS5 table with the same tokenizer (``schema.connect_reader`` makes it) and their stems are looked up
+    in the chunk index's vocabulary."""
+    if not terms:
+        return {}
+    db.execute("DELETE FROM temp.query_terms")
+    db.conn.executemany("INSERT INTO temp.query_terms (rowid, term) VALUES (?, ?)",
+                        [(i + 1, t) for i, t in enumerate(terms)])
+    stems: dict[int, str] = {}
+    for stem, row in db.execute("SELECT term, doc FROM temp.query_terms_vocab"):
+        stems.setdefault(row - 1, stem)
+    wanted = sorted(set(stems.values()))
+    counts = dict(db.execute(f"SELECT term, doc FROM temp.chunks_vocab WHERE term IN ({','.join('?' * len(wanted))})",
+                             wanted).fetchall()) if wanted else {}
+    return {terms[i]: int(counts.get(stem, 0)) for i, stem in stems.items()}
+
+
 def neighbour_ids(db: sqlite_utils.Database, chunks: Sequence[Chunk], radius: int) -> list[int]:
     """Ids of the chunks within ``radius`` ordinals of each given chunk, same book, in id order."""
     ids: set[int] = set()

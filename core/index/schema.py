@@ -16,6 +16,10 @@ from core.errors import LibraryError
 from core.index import sections as sections_index
 
 
+FTS_TOKENIZER = "porter unicode61 remove_diacritics 2"
+"""The chunk index's tokenizer (migration 2 created it with this; never change a released migration)."""
+
+
 def _m1_books(db: sqlite_utils.Database) -> None:
     db.execute("""
         CREATE TABLE books (
@@ -98,8 +102,7 @@ def _m2_chunks(db: sqlite_utils.Database) -> None:
     db.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
     db.execute("INSERT INTO meta VALUES ('generation', '0')")
     # Titles and key terms are separate FTS columns so bm25() can weight them above body text.
-    db["chunks"].enable_fts(["titles", "key_terms", "text"], create_triggers=True,
-                            tokenize="porter unicode61 remove_diacritics 2")
+    db["chunks"].enable_fts(["titles", "key_terms", "text"], create_triggers=True, tokenize=FTS_TOKENIZER)
 
 
 def _m3_conversations(db: sqlite_utils.Database) -> None:
@@ -205,9 +208,15 @@ def _m7_staged_import(db: sqlite_utils.Database) -> None:
     db.execute("CREATE INDEX chunks_pending ON chunks(book_id, ordinal) WHERE pending = 1")
 
 
+def _m8_role_index(db: sqlite_utils.Database) -> None:
+    """Role-filtered searches ("an example of ...") list the chunks of a role across the library: from an
+    index instead of a scan of every chunk's row (50 ms -> a few ms at 183k chunks)."""
+    db.execute("CREATE INDEX chunks_role ON chunks(role)")
+
+
 MIGRATIONS: list[Callable[[sqlite_utils.Database], None]] = [_m1_books, _m2_chunks, _m3_conversations,
                                                             _m4_study, _m5_segment_keys, _m6_section_index,
-                                                            _m7_staged_import]
+                                                            _m7_staged_import, _m8_role_index]
 """Append new migrations; never edit a released one.  Index i brings user_version i -> i+1."""
 
 
@@ -231,6 +240,11 @@ def connect_reader(path: Path) -> sqlite_utils.Database:
     conn = sqlite3.connect(str(path), timeout=30, check_same_thread=False, isolation_level=None)
     conn.execute("PRAGMA foreign_keys=ON")
     conn.execute("PRAGMA busy_timeout=30000")
+    # For ``rows.term_doc_frequencies``: a scratch FTS5 table that stems query terms with the chunk
+    # index's own tokenizer, and views of both vocabularies (temp: private to this connection).
+    conn.execute(f"CREATE VIRTUAL TABLE temp.query_terms USING fts5(term, tokenize='{FTS_TOKENIZER}')")
+    conn.execute("CREATE VIRTUAL TABLE temp.query_terms_vocab USING fts5vocab(temp, query_terms, instance)")
+    conn.execute("CREATE VIRTUAL TABLE temp.chunks_vocab USING fts5vocab(main, chunks_fts, row)")
     return sqlite_utils.Database(conn)
 
 

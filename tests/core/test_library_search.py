@@ -96,3 +96,18 @@ def test_role_filter_never_leaks(lib: Library):
     roles = {h.chunk.role.value for h in lib.search("cell energy", 10)}
     some = sorted(roles)[0]
     assert all(h.chunk.role.value == some for h in lib.search("cell energy", 10, roles=(some,)))
+
+
+def test_term_frequencies_fold_like_the_keyword_index_and_common_terms_are_pruned_only_at_scale(lib, monkeypatch):
+    from core.index import fts, rows
+    df = rows.term_doc_frequencies(lib.reader, ["cells", "cell", "zebra"])
+    assert df["cells"] == df["cell"] > 0 and df["zebra"] == 0  # stemmed as FTS5 stems them
+    question = "cell membrane energy light plants"
+    assert lib.search(question, 5, mode=SearchMode.KEYWORD)  # a small library: every term is searched
+    monkeypatch.setattr(fts, "POSTINGS_CAP", 0)  # as if the library were huge
+    counts = rows.term_doc_frequencies(lib.reader, fts.match_terms(question))
+    rarest = sorted(counts, key=counts.get)[:3]
+    hits = lib.search(question, 5, mode=SearchMode.KEYWORD)
+    assert hits
+    for hit in hits:  # only the 3 rarest terms were searched
+        assert any(p.search(hit.chunk.text + " " + hit.chunk.section_title) for p in fts.term_patterns(rarest))

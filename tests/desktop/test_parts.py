@@ -279,3 +279,10 @@ def test_the_refcount_guard_keeps_long_sessions_alive(qtbot):
         assert sys.getrefcount(None) > qt_guard._HEADROOM // 2 and sys.getrefcount(True) > qt_guard._HEADROOM // 2
     else:
         assert not leaking or sys.version_info >= (3, 12)
+
+
+def test_import_stage_text_counts_pages_but_shows_indexing_as_a_share():
+    from desktop.import_panel import stage_text
+    assert stage_text("reading pages", 12, 300) == "Reading pages 12/300"
+    assert stage_text("embedding", 15_000, 60_000) == "Indexing meaning 25\u00a0%"  # word pieces, not windows
+    assert stage_text("done", 1, 1) == "Saving"

@@ -75,3 +75,13 @@ def test_filter_sql_fragments():
     where, params = SearchFilter(book_id="b1", chapters=("2", "3"), page_range=(10, 20)).sql("c")
     assert where == " AND c.book_id = ? AND c.chapter_number IN (?,?) AND c.page_end >= ? AND c.page_start <= ?"
     assert params == ["b1", "2", "3", 10, 20]
+
+
+def test_prune_common_terms_drops_the_commonest_until_under_the_cap_and_keeps_order():
+    from core.index.fts import prune_common_terms
+    df = {"the": 90_000, "cell": 40_000, "membrane": 2_000, "osmosis": 300}
+    terms = ["cell", "the", "osmosis", "membrane"]
+    assert prune_common_terms(terms, df, cap=200_000) == terms  # under the cap: untouched
+    assert prune_common_terms(terms, df, cap=50_000) == ["cell", "osmosis", "membrane"]
+    assert prune_common_terms(terms, df, cap=1_000, keep=3) == ["cell", "osmosis", "membrane"]
+    assert prune_common_terms(["x", "cell"], {"cell": 10**6}, cap=10, keep=1) == ["x"]  # unknown counts 0

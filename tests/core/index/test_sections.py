@@ -72,7 +72,8 @@ def test_the_migration_backfills_libraries_made_before_it(tmp_path):
         db.execute("DROP TRIGGER section_fts_book_removed")
         db.execute("DROP TABLE section_fts")
         db.execute("DROP TABLE section_vectors")
-        db.execute("DROP INDEX chunks_pending")  # and what migration 7 added
+        db.execute("DROP INDEX chunks_role")  # and what migrations 7 and 8 added
+        db.execute("DROP INDEX chunks_pending")
         db.execute("ALTER TABLE chunks DROP COLUMN pending")
         db.execute("ALTER TABLE books DROP COLUMN pending")
         db.execute("PRAGMA user_version = 5")  # as written by an earlier release

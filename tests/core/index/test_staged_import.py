@@ -121,3 +121,19 @@ def test_chapter_groups_keep_chapters_apart_and_split_long_ones(tmp_path: Path):
     assert len(groups) == 3  # one per chapter (each holds two sections)
     tiny = staged_import.chapter_groups(prep, everything, max_tokens=1)
     assert [len(g) for g in tiny] == [1] * len(everything)  # a group never splits a segment
+
+
+def test_another_library_on_the_same_folder_searches_while_the_book_fills_in(tmp_path: Path, monkeypatch):
+    monkeypatch.setattr(staged_import, "GROUP_TOKENS", 1)  # one commit per segment: several moments to look
+    root = tmp_path / "lib"
+    seen = []
+    with Library(root, embedder=HashingEmbedder()) as importer, Library(root, embedder=HashingEmbedder()) as other:
+        def look(stage, done, total):
+            if stage == "embedding":
+                seen.append((bool(other.search("energy detail", 3, mode=SearchMode.KEYWORD)),
+                             other.vector_index().ntotal))
+        importer.import_book(_book(tmp_path), progress=look)
+        assert seen and all(found for found, _ in seen)  # keyword search throughout
+        counts = [n for _, n in seen]
+        assert counts == sorted(counts) and counts[0] < counts[-1]  # dense search grows chapter by chapter
+        assert other.vector_index().ntotal == other.chunk_count() and other.doctor().ok
