@@ -19,26 +19,23 @@ import datetime as _dt
 import logging
 import os
 import threading
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 
-from core.errors import (BookNotFoundError, EmptyDocumentError, ImportCancelled, LanternError, LibraryError,
-                         UnreadablePathError)
-from core.index import chunker, conversations, rows, staged_import
+from core.errors import BookNotFoundError, LibraryError
+from core.index import conversations, rows, staged_import
 from core.index import embedder as embedders
 from core.index import schema as store
 from core.index import sections as section_index
 from core.index.chunker import CHUNKER_VERSION
 from core.index.doctor import Doctor, DoctorReport, sweep_stale_temp_files
 from core.index.vectors import Manifest, VectorIndex
-from core.ingest.read import book_digest, read_book
-from core.models import (Book, BookId, Chunk, Conversation, Hit, ImportResult, ImportStatus, Page,
+from core.models import (Book, Chunk, Conversation, Hit, ImportResult, Page,
                          SearchMode, Section, Turn)
 from core.paths import default_library_dir
-from core.progress import CancelFn, ProgressFn, check_cancel, no_progress
+from core.progress import CancelFn, ProgressFn, no_progress
 from core.retrieval import pipeline
 from core.retrieval.rescoring import configured_reranker
 from core.retrieval.retriever import RetrievalConfig, Retriever, SearchFilter
@@ -159,58 +156,8 @@ class Library:
         the result is ``SEARCHABLE`` — ``complete_book`` (or importing the same file again) finishes it.
         A duplicate (same bytes as a stored book) is reported, not stored twice.
         """
-        src = Path(path)
-        progress = progress or no_progress
-        timings: list[tuple[str, float]] = []
-        try:
-            if not src.is_file():
-                raise UnreadablePathError(
-                    f"{src} is a folder, not a book file." if src.is_dir() else f"{src} does not exist.")
-            t0 = time.perf_counter()
-            digest = book_digest(src)
-            existing = next((rows.book_record(self.reader, r) for r in rows.book_rows(self.reader, file_hash=digest)),
-                            None)
-            if existing is not None and existing.pending:
-                return self._finish_import(src, existing, None, progress, cancel, timings, t0)
-            if existing is not None:
-                return ImportResult(str(src), ImportStatus.DUPLICATE, book=existing,
-                                    error=f"{src.name} is already in your library as “{existing.title}”.",
-                                    error_code="duplicate")
-            parsed = read_book(src, progress, cancel)
-            timings.append(("read", time.perf_counter() - t0))
-            check_cancel(cancel)
-            prep = chunker.plan(parsed, self.embedder, progress=progress, cancel=cancel,
-                                reuse=lambda key: rows.stored_segment(self.reader, key))
-            drafts = chunker.keyword_drafts(prep)
-            if not drafts:  # e.g. every line was taken for a running header: nothing could be found
-                raise EmptyDocumentError(f"{src.name} has no body text Lantern can search (only headers, "
-                                         "footers or page numbers were found).")
-            book = staged_import.store_searchable(self, src, digest, prep, drafts, _utc_now(), cancel)
-            timings.append(("searchable", time.perf_counter() - t0))
-            log.info("%s is keyword-searchable as %s after %.1fs", src.name, book.id, timings[-1][1])
-            if on_searchable is not None:
-                on_searchable(book)
-            return self._finish_import(src, book, prep, progress, cancel, timings, t0)
-        except LanternError as exc:
-            log.warning("import of %s failed: %s", src, exc.message)
-            return ImportResult(str(src), ImportStatus.ERROR, error=exc.message, error_code=exc.code)
-
-    def _finish_import(self, src: Path, book: Book, prep, progress: ProgressFn, cancel: CancelFn | None,
-                       timings: list[tuple[str, float]], t0: float) -> ImportResult:
-        try:
-            book = staged_import.complete(self, book.id, prep, progress, cancel)
-        except BookNotFoundError as exc:
-            return ImportResult(str(src), ImportStatus.ERROR, error=exc.message, error_code=exc.code)
-        except LanternError as exc:  # cancelled, or the model failed: the book stays keyword-searchable
-            log.warning("embedding of %s stopped: %s", src, exc.message)
-            why = "paused" if isinstance(exc, ImportCancelled) else f"stopped ({exc.message})"
-            return ImportResult(str(src), ImportStatus.SEARCHABLE, book=self.book(book.id),
-                                error=f"“{book.title}” can be searched by keyword; meaning search {why} and "
-                                      "finishes the next time Lantern starts or the file is imported again.",
-                                error_code="paused")
-        timings.append(("total", time.perf_counter() - t0))
-        log.info("imported %s as %s (%d pages) in %.1fs", src.name, book.id, book.page_count, timings[-1][1])
-        return ImportResult(str(src), ImportStatus.IMPORTED, book=book, timings=tuple(timings))
+        return staged_import.import_file(self, Path(path), progress or no_progress, cancel, on_searchable,
+                                         _utc_now())
 
     def pending_books(self) -> list[Book]:
         """Books stored and keyword-searchable whose vectors are not all made yet (an import was stopped)."""

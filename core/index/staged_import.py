@@ -13,8 +13,8 @@ the stored copy again, finds which segments still hold keyword-only chunks (ordi
 ``chunker.ORDINAL_STRIDE``) and embeds only those.  When every segment is done, the chunks are
 numbered 0, 1, 2 ... and the section index is built, as a one-shot import would leave them.
 
-Used only by ``core.library`` (like ``core.index.doctor``, it works on the library's connections,
-write lock and vector index).
+Used only by ``core.library`` (``Library.import_book`` is ``import_file``; like ``core.index.doctor``,
+it works on the library's connections, write lock and vector index).
 """
 from __future__ import annotations
 
@@ -22,15 +22,17 @@ import logging
 import os
 import shutil
 import time
+from collections.abc import Callable
 from pathlib import Path
 
-from core.errors import BookNotFoundError
+from core.errors import (BookNotFoundError, EmptyDocumentError, ImportCancelled, LanternError,
+                         UnreadablePathError)
 from core.index import chunker, rows
 from core.index import schema as store
 from core.index import sections as section_index
 from core.index.chunker import ORDINAL_STRIDE, Prepared
-from core.ingest.read import read_book
-from core.models import Book, BookId, ChunkDraft
+from core.ingest.read import book_digest, read_book
+from core.models import Book, BookId, ChunkDraft, ImportResult, ImportStatus
 from core.progress import CancelFn, ProgressFn, check_cancel, no_progress
 
 log = logging.getLogger(__name__)
@@ -41,6 +43,61 @@ is split so a crash loses little and progress moves."""
 SAVE_EVERY_S = 10.0
 """The FAISS file is rewritten at most this often while a book fills in (and always at the end); other
 processes rebuild their copy from SQLite when it lags, which is exact."""
+
+
+def import_file(lib, src: Path, progress: ProgressFn, cancel: CancelFn | None,
+                on_searchable: Callable[[Book], None] | None, imported_at: str) -> ImportResult:
+    """``Library.import_book``: both stages, or the rest of a pending book that has the same bytes."""
+    timings: list[tuple[str, float]] = []
+    try:
+        if not src.is_file():
+            raise UnreadablePathError(
+                f"{src} is a folder, not a book file." if src.is_dir() else f"{src} does not exist.")
+        t0 = time.perf_counter()
+        digest = book_digest(src)
+        existing = next((rows.book_record(lib.reader, r) for r in rows.book_rows(lib.reader, file_hash=digest)), None)
+        if existing is not None and existing.pending:
+            return _finish_import(lib, src, existing, None, progress, cancel, timings, t0)
+        if existing is not None:
+            return ImportResult(str(src), ImportStatus.DUPLICATE, book=existing,
+                                error=f"{src.name} is already in your library as “{existing.title}”.",
+                                error_code="duplicate")
+        parsed = read_book(src, progress, cancel)
+        timings.append(("read", time.perf_counter() - t0))
+        check_cancel(cancel)
+        prep = chunker.plan(parsed, lib.embedder, progress=progress, cancel=cancel,
+                            reuse=lambda key: rows.stored_segment(lib.reader, key))
+        drafts = chunker.keyword_drafts(prep)
+        if not drafts:  # e.g. every line was taken for a running header: nothing could be found
+            raise EmptyDocumentError(f"{src.name} has no body text Lantern can search (only headers, "
+                                     "footers or page numbers were found).")
+        book = store_searchable(lib, src, digest, prep, drafts, imported_at, cancel)
+        timings.append(("searchable", time.perf_counter() - t0))
+        log.info("%s is keyword-searchable as %s after %.1fs", src.name, book.id, timings[-1][1])
+        if on_searchable is not None:
+            on_searchable(book)
+        return _finish_import(lib, src, book, prep, progress, cancel, timings, t0)
+    except LanternError as exc:
+        log.warning("import of %s failed: %s", src, exc.message)
+        return ImportResult(str(src), ImportStatus.ERROR, error=exc.message, error_code=exc.code)
+
+
+def _finish_import(lib, src: Path, book: Book, prep: Prepared | None, progress: ProgressFn,
+                   cancel: CancelFn | None, timings: list[tuple[str, float]], t0: float) -> ImportResult:
+    try:
+        book = complete(lib, book.id, prep, progress, cancel)
+    except BookNotFoundError as exc:
+        return ImportResult(str(src), ImportStatus.ERROR, error=exc.message, error_code=exc.code)
+    except LanternError as exc:  # cancelled, or the model failed: the book stays keyword-searchable
+        log.warning("embedding of %s stopped: %s", src, exc.message)
+        why = "paused" if isinstance(exc, ImportCancelled) else f"stopped ({exc.message})"
+        return ImportResult(str(src), ImportStatus.SEARCHABLE, book=lib.book(book.id),
+                            error=f"“{book.title}” can be searched by keyword; meaning search {why} and "
+                                  "finishes the next time Lantern starts or the file is imported again.",
+                            error_code="paused")
+    timings.append(("total", time.perf_counter() - t0))
+    log.info("imported %s as %s (%d pages) in %.1fs", src.name, book.id, book.page_count, timings[-1][1])
+    return ImportResult(str(src), ImportStatus.IMPORTED, book=book, timings=tuple(timings))
 
 
 def store_searchable(lib, src: Path, digest: str, prep: Prepared, drafts: list[ChunkDraft], imported_at: str,
