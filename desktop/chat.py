@@ -122,7 +122,8 @@ class ChatPanel(QWidget):
             self.current = self.store.new(title=question[:60])
             self._fill_conversations()
         previous = self.current.turns[-1].as_context() if self.current.turns else None
-        turn = Turn(question=question, scope=self.scope_bar.describe())
+        turn = Turn(question=question, scope=self.scope_bar.describe(),
+                    still_indexing=self.scope_bar.still_indexing())
         self.current.turns.append(turn)
         rid = self.runner.ask(question, self.scope_bar.scope(), previous)
         self.streaming = (rid, self.current, turn)

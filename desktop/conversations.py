@@ -71,6 +71,7 @@ class Turn:
     search_question: str = ""  # what was searched (a follow-up rewritten with the turn before)
     preview: CiteRecord | None = None  # the book's own best sentence, shown before the model writes
     unsupported: list[str] = field(default_factory=list)  # kept sentences no source backs: shown flagged
+    still_indexing: list[str] = field(default_factory=list)  # books in scope searched by keyword only
 
     def cite(self, n: int) -> CiteRecord | None:
         """The record behind marker ``[n]`` (None if the answer cites a number it was not given)."""

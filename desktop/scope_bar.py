@@ -111,6 +111,13 @@ class ScopeBar(QWidget):
             pages = (a, b)
         return Scope(self.book_id, chapters, pages)
 
+    def still_indexing(self) -> list[str]:
+        """Titles of the books in scope whose meaning search is still being built (keyword search only)."""
+        library = getattr(self, "_library", None)
+        if library is None:
+            return []
+        return [b.title for b in library.pending_books() if not self.book_id or b.id == self.book_id]
+
     def describe(self) -> str:
         """Human text of the scope ("All books", "Book · ch. 2 · pp. 5–9")."""
         s = self.scope()

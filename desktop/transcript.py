@@ -91,6 +91,10 @@ def turn_html(turn: Turn, index: int, palette: QPalette) -> str:
         notes.append("Quoted from your book (no chat model is loaded).")
     if turn.beyond_book:
         notes.append("Includes explanation beyond the book.")
+    if turn.still_indexing and turn.state != "streaming":
+        titles = ", ".join(f"\u201c{html.escape(t)}\u201d" for t in turn.still_indexing)
+        verb = "is" if len(turn.still_indexing) == 1 else "are"
+        notes.append(f"Found by keyword search only: {titles} {verb} still being indexed for meaning search.")
     if notes:
         parts.append(f'<p style="color:{muted}"><i>{" ".join(notes)}</i></p>')
     return "\n".join(parts)

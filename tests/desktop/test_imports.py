@@ -9,6 +9,7 @@ from pathlib import Path
 from PySide6.QtCore import QTimer
 
 from core.models import ImportStatus
+from desktop.transcript import turn_html
 from tests.desktop.conftest import drop_files, make_pdf, wait_imports
 
 log = logging.getLogger(__name__)
@@ -70,6 +71,11 @@ def test_stopping_while_indexing_keeps_the_book_searchable_and_the_next_start_fi
     assert results[0].status is ImportStatus.SEARCHABLE and "keyword" in row.stage.text()
     (book,) = library.pending_books()
     assert "keyword search only" in _count_column(window, book.id)
+    window.chat.ask("What is in the first chapter?")  # askable now, and the answer says how it was found
+    qtbot.waitUntil(lambda: not window.chat.is_streaming(), timeout=10_000)
+    turn = window.chat.current.turns[-1]
+    assert turn.still_indexing == [book.title] and turn.answer
+    assert "Found by keyword search only" in turn_html(turn, 0, window.palette())
     (again,) = window.imports.resume_pending()  # what the app does when it starts
     assert window.import_panel.rows[again].name.text() == "big.pdf"
     wait_imports(qtbot, window)
