@@ -39,7 +39,7 @@ class AppSettings:
 
     model_path: str = ""
     threads: int = 0
-    gpu_layers: int = 0
+    gpu_layers: int = -1  # a GPU when present (the CPU otherwise); 0 = CPU only
     library_dir: str = ""
     beyond_book: bool = False
     quality: str = "balanced"  # "best" / "balanced" / "fastest" (``core.llm.choice.Quality``)
@@ -71,7 +71,7 @@ class AppSettings:
 
     @property
     def compute_display(self) -> str:
-        gpu = {0: "CPU only", -1: "GPU: all layers"}.get(self.gpu_layers, f"GPU layers {self.gpu_layers}")
+        gpu = {0: "CPU only", -1: "GPU when present"}.get(self.gpu_layers, f"GPU layers {self.gpu_layers}")
         threads = f"{self.threads} thread{'s' if self.threads != 1 else ''}" if self.threads > 0 else "auto threads"
         return f"{threads} · {gpu}"
 
@@ -140,8 +140,10 @@ class SettingsDialog(QDialog):
         (self.custom if settings.model_path else self.bundled).setChecked(True)
         self.threads = QSpinBox(minimum=0, maximum=max(64, os.cpu_count() or 1), value=settings.threads,
                                 specialValueText="automatic")
-        self.gpu = QSpinBox(minimum=-1, maximum=999, value=settings.gpu_layers, specialValueText="all layers",
-                            toolTip="0 = CPU only; -1 = put every layer on the GPU")
+        self.gpu = QSpinBox(minimum=-1, maximum=999, value=settings.gpu_layers,
+                            specialValueText="all layers (GPU when present)",
+                            toolTip="0 = CPU only; -1 = every layer on the GPU when this build and computer have "
+                                    "one (the CPU otherwise)")
         self.library_edit = QLineEdit(settings.library_dir, placeholderText="default folder")
         lib_browse = QPushButton("Choose…")
         lib_browse.clicked.connect(self._choose_library)

@@ -2,7 +2,8 @@
 # Create .venv/ in the repo root and install Lantern with exact pins.  Safe to re-run: it does
 # nothing when the environment already matches the pinned requirements.
 #
-#   packaging/setup-venv.sh          runtime + test tools
+#   packaging/setup-venv.sh                     runtime + test tools
+#   LANTERN_GPU=vulkan packaging/setup-venv.sh  the same, llama.cpp with Vulkan GPU offload (Linux)
 #
 # Needs: Python 3.11 (or 3.12), a C/C++ compiler (llama-cpp-python has no wheel on PyPI and is
 # compiled here, ~13 min on 2 cores, once: the wheel is cached outside the repo).
@@ -19,6 +20,17 @@ TORCH_VERSION="2.13.0"
 LLAMA_CMAKE_ARGS="-DGGML_NATIVE=OFF"
 cache_root="${LANTERN_BUILD_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/lantern-build}"
 llama_wheels="$cache_root/llama-cpp-python-$LLAMA_VERSION-native-off"
+# LANTERN_GPU=vulkan: llama.cpp with its Vulkan backend as well (Linux; any vendor's GPU).  Without a
+# Vulkan driver or GPU it runs on the CPU as before (packaging/README.md, "GPU builds").
+LANTERN_GPU="${LANTERN_GPU:-}"
+case "$LANTERN_GPU" in
+    "") ;;
+    vulkan)
+        LLAMA_CMAKE_ARGS="$LLAMA_CMAKE_ARGS -DGGML_VULKAN=ON"
+        llama_wheels="$llama_wheels-vulkan" ;;
+    *) echo "LANTERN_GPU must be empty or 'vulkan' (Metal is built in on macOS; CUDA: packaging/README.md)" >&2
+       exit 2 ;;
+esac
 
 say() { printf '\033[1m[setup]\033[0m %s\n' "$*" >&2; }
 
@@ -101,16 +113,40 @@ llama_wheel() {
     if [ -z "$whl" ]; then
         say "compiling llama-cpp-python $LLAMA_VERSION (portable, CMAKE_ARGS=$LLAMA_CMAKE_ARGS); ~13 min on 2 cores, once"
         mkdir -p "$llama_wheels"
+        local source="llama-cpp-python==$LLAMA_VERSION"
+        [ "$LANTERN_GPU" = vulkan ] && source="$(vulkan_source)"
         CMAKE_ARGS="$LLAMA_CMAKE_ARGS" FORCE_CMAKE=1 "$venv/bin/pip" wheel -q --no-deps \
-            --no-binary llama-cpp-python -w "$llama_wheels" "llama-cpp-python==$LLAMA_VERSION" >&2
+            --no-binary llama-cpp-python -w "$llama_wheels" "$source" >&2
         whl="$(ls "$llama_wheels"/llama_cpp_python-"$LLAMA_VERSION"-*.whl | head -1)"
     fi
     echo "$whl"
 }
 
+# The Vulkan build needs the loader, its headers, glslc and SPIR-V headers (Debian packages), and on
+# Debian 12 a one-hunk patch: its Vulkan headers (1.3.239) predate VK_EXT_layer_settings, which
+# llama.cpp uses only to configure validation layers.
+vulkan_source() {
+    local need=() dir
+    command -v glslc >/dev/null || need+=(glslc)
+    [ -f /usr/include/vulkan/vulkan_core.h ] || need+=(libvulkan-dev)
+    [ -d /usr/include/spirv ] || need+=(spirv-headers)
+    if [ ${#need[@]} -gt 0 ]; then
+        apt_install "${need[@]}" || { say "the Vulkan build needs: ${need[*]}"; exit 1; }
+    fi
+    dir="$(mktemp -d)"
+    "$venv/bin/pip" download -q --no-deps --no-binary :all: -d "$dir" "llama-cpp-python==$LLAMA_VERSION" >&2
+    tar -xzf "$dir"/llama_cpp_python-"$LLAMA_VERSION".tar.gz -C "$dir"
+    if ! grep -q VK_EXT_LAYER_SETTINGS_EXTENSION_NAME /usr/include/vulkan/vulkan_core.h; then
+        say "patching llama.cpp for the older Vulkan headers of this system"
+        patch -s -p1 -d "$dir/llama_cpp_python-$LLAMA_VERSION" < "$repo/packaging/gpu/vulkan-headers-1.3.239.patch" >&2
+    fi
+    echo "$dir/llama_cpp_python-$LLAMA_VERSION"
+}
+
 install_deps() {
     local stamp="$venv/.lantern-deps" want
-    want="$(cat packaging/requirements.txt packaging/requirements-dev.txt packaging/setup-venv.sh pyproject.toml | sha256sum | cut -c1-32)"
+    want="$( (cat packaging/requirements.txt packaging/requirements-dev.txt packaging/setup-venv.sh pyproject.toml
+              echo "gpu=$LANTERN_GPU") | sha256sum | cut -c1-32)"
     if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
         return 0
     fi

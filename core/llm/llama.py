@@ -201,7 +201,8 @@ class LlamaRuntime:
         n_ctx = min(settings.n_ctx, info.context_length) if info.context_length else settings.n_ctx
         gpu_layers = settings.n_gpu_layers
         if gpu_layers and not llama_cpp.llama_supports_gpu_offload():
-            log.info("this llama-cpp-python build has no GPU support; running %s on the CPU", path.name)
+            log.info("no GPU is usable here (this llama.cpp build has no GPU backend, or no driver or device "
+                     "was found); running %s on the CPU", path.name)
             gpu_layers = 0
         threads = settings.threads
 

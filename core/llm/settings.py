@@ -77,7 +77,9 @@ class LLMSettings:
     n_ctx: int = DEFAULT_N_CTX
     n_threads: int | None = None  # None: physical cores
     n_batch: int = 512
-    n_gpu_layers: int = 0  # -1 = all layers; falls back to CPU when the build or the load fails
+    # -1: every layer on a GPU when the llama.cpp build has a GPU backend and a usable device (Metal, Vulkan,
+    # CUDA); the CPU otherwise, or when loading on the GPU fails (packaging/README.md, "GPU builds").  0: CPU.
+    n_gpu_layers: int = -1
     seed: int = 0
     chat_format: str | None = None  # None: the GGUF's own template; else "chatml", "llama-3", ...
     cache_dir: Path | None = None  # where split models are assembled (None: user data dir)

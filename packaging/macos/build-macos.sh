@@ -9,7 +9,9 @@ python3.11 -m venv .venv 2>/dev/null || true
 py=.venv/bin/python
 "$py" -m pip install -q --upgrade pip wheel setuptools
 "$py" -m pip install -q "torch==2.13.0"                      # build-time only (ONNX export)
-if [ "$(uname -m)" = arm64 ]; then export CMAKE_ARGS="-DGGML_METAL=ON"; else export CMAKE_ARGS="-DGGML_NATIVE=OFF"; fi
+# llama-cpp-python's CMakeLists turns Metal on for every Apple build (Intel too); NATIVE=OFF keeps the CPU
+# code portable across Macs (the app falls back to it when Metal cannot load a model).
+if [ "$(uname -m)" = arm64 ]; then export CMAKE_ARGS="-DGGML_METAL=ON -DGGML_NATIVE=OFF"; else export CMAKE_ARGS="-DGGML_NATIVE=OFF"; fi
 FORCE_CMAKE=1 "$py" -m pip install -q --no-binary llama-cpp-python "llama-cpp-python==0.3.36"
 reqs="$(mktemp -d)"
 sed '/^# Chat models (GGUF weights/,$d' packaging/requirements.txt > "$reqs/requirements.txt"

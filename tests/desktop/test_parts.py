@@ -170,7 +170,7 @@ def test_a_model_that_fails_to_load_falls_back_to_search_only(qtbot, library, fa
         raise ModelUnavailableError("The model file is damaged.")
     window = MainWindow(library, asker=fake_asker, asker_factory=failing_factory, warm_up=False)
     qtbot.addWidget(window)
-    window.apply_settings(AppSettings(threads=1))
+    window.apply_settings(AppSettings(threads=1, gpu_layers=0))
     box = window.findChild(QMessageBox, "lanternErrorBox")
     assert box is not None and box.text() == "The model file is damaged."
     assert isinstance(window.runner.asker, SearchOnlyAsker)
