@@ -34,6 +34,7 @@ import fitz  # noqa: E402
 from core.answer.tutor import Tutor  # noqa: E402
 from core.errors import ModelUnavailableError  # noqa: E402
 from core.index import chunker, rows  # noqa: E402
+from core.index.embedder import Embedder  # noqa: E402
 from core.ingest.read import read_book  # noqa: E402
 from core.library import Library  # noqa: E402
 from core.models import AnswerEventKind  # noqa: E402
@@ -87,8 +88,9 @@ class Timed:
             yield item
 
 
-def measure(pdf: Path, question: str) -> dict:
-    lib = Library(tempfile.mkdtemp(prefix="lantern-staged-"))
+def measure(pdf: Path, question: str, embedder_dir: str | None = None) -> dict:
+    embedder = Embedder(embedder_dir) if embedder_dir else None
+    lib = Library(tempfile.mkdtemp(prefix="lantern-staged-"), embedder=embedder)
     lib.embedder.encode_query("warm up")  # loaded at app start, as the desktop's warm-up does
     timer = Timed(lib.embedder)
     marks: dict = {}
@@ -166,7 +168,12 @@ def main() -> int:
     ap.add_argument("--books", default="psychology-2e")
     ap.add_argument("--big", action="store_true", help="also a ~2,000-page PDF joined from three dev books")
     ap.add_argument("--kill", action="store_true", help="SIGKILL mid-embedding, then resume and count")
+    ap.add_argument("--onnx", metavar="MODEL_DIR", help="embed with ONNX Runtime from this exported folder, as the "
+                    "installed app does (e.g. build/stage/models/all-MiniLM-L6-v2, staged by packaging/build-linux)")
     args = ap.parse_args()
+    if args.onnx:
+        os.environ["LANTERN_EMBEDDING_BACKEND"] = "onnx"
+        print(f"embedding with ONNX Runtime from {args.onnx} (the installed app's backend)")
     pdfs = [(name, BENCH / name / "book.pdf", first_question(name)) for name in args.books.split(",") if name]
     if args.big:
         joined = ["psychology-2e", "chemistry-2e", "astronomy-2e"]
@@ -178,7 +185,7 @@ def main() -> int:
     print("|---|---|---|---|---|---|---|---|")
     answers = []
     for name, pdf, question in pdfs:
-        r = measure(pdf, question)
+        r = measure(pdf, question, args.onnx)
         answers.append((name, question, r["answer"]))
         print(f"| {name} | {r['pages']} | {r['searchable']:.1f} s | {r['from_the_book']:.1f} s | "
               f"{r['first_answer']:.1f} s | {r['total']:.0f} s | {r['ppm']:.0f} | {r['floor_ppm']:.0f} |", flush=True)
