@@ -165,8 +165,10 @@ class Retriever:
                 weights={"keyword": self.config.keyword_weight, "vector": self.config.vector_weight})
         kw = dict(cands.keyword)
         vec = dict(cands.vector)
-        top = ranked[:k]
-        chunks = self.chunks([i for i, _ in top])
+        chunks = self.chunks([i for i, _ in ranked[:k]])
+        # A chunk ranked a moment ago may be gone: a staged import (here or in another process) replaced
+        # its chapter's keyword-only chunks, or the book was removed.  Those are skipped, not fatal.
+        top = [(cid, score) for cid, score in ranked[:k] if cid in chunks]
         hits = []
         for rank, (cid, score) in enumerate(top, start=1):
             stages = tuple((name, val) for name, val in (("keyword", kw.get(cid)), ("vector", vec.get(cid)))

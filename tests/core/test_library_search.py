@@ -111,3 +111,18 @@ def test_term_frequencies_fold_like_the_keyword_index_and_common_terms_are_prune
     assert hits
     for hit in hits:  # only the 3 rarest terms were searched
         assert any(p.search(hit.chunk.text + " " + hit.chunk.section_title) for p in fts.term_patterns(rarest))
+
+
+def test_a_chunk_replaced_between_ranking_and_loading_is_skipped(lib, monkeypatch):
+    real, gone = lib.retriever.candidates, []
+
+    def racing(*args, **kwargs):  # another writer commits between the ranking and the loading of chunks
+        out = real(*args, **kwargs)
+        gone.append(out.keyword[0][0])
+        with lib._writing():  # as a staged import replacing a chapter's keyword-only chunks does
+            lib.db.execute("DELETE FROM chunks WHERE id = ?", [gone[0]])
+        return out
+    monkeypatch.setattr(lib.retriever, "candidates", racing)
+    hits = lib.search("cell membrane", 5, mode=SearchMode.KEYWORD)
+    assert hits and gone[0] not in {h.chunk.id for h in hits}
+    assert [h.rank for h in hits] == list(range(1, len(hits) + 1))
