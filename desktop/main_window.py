@@ -301,6 +301,7 @@ class MainWindow(QMainWindow):
         answer = QMessageBox.question(self, "Remove book", f"Remove “{book.title}” and its index from the "
                                       "library? The original file is not touched.")
         if answer == QMessageBox.StandardButton.Yes:
+            self.imports.cancel_book(book_id)  # its indexing stops between chapters; then the removal runs
             self.imports.run_write(lambda: self.library.remove(book_id), self._removed)
 
     def _removed(self, outcome: object) -> None:

@@ -129,6 +129,7 @@ class ImportJob:
     path: Path
     cancel: threading.Event = field(default_factory=threading.Event)
     name: str = ""  # what the import panel shows (default: the file's name)
+    book_id: str = ""  # known once the book is stored (or from the start, when resuming one)
 
 
 class ThrottledProgress:
@@ -176,14 +177,14 @@ class ImportQueue(QObject):
         self.pool = single_thread_pool(self, "lantern-import")
         self._emitter = ImportEmitter(self)
         self._emitter.progressed.connect(self.progressed)
-        self._emitter.searchable.connect(self.searchable)
+        self._emitter.searchable.connect(self._on_searchable)
         self._emitter.finished.connect(self._on_finished)
         self._jobs: dict[int, ImportJob] = {}
         self._writes = 0  # run_write jobs not finished yet (each holds the HeapPolicy)
 
-    def add(self, path: str | Path, name: str = "") -> int:
+    def add(self, path: str | Path, name: str = "", book_id: str = "") -> int:
         """Queue ``path`` for import and return its job id (``name``: shown instead of the path)."""
-        job = ImportJob(next(_ids), Path(path), name=name)
+        job = ImportJob(next(_ids), Path(path), name=name, book_id=book_id)
         self._jobs[job.id] = job
         HeapPolicy.hold()
         self.queued.emit(job.id, job.name or str(job.path))
@@ -193,7 +194,14 @@ class ImportQueue(QObject):
     def resume_pending(self) -> list[int]:
         """Queue every book whose import stopped after it became searchable (the app was closed, or it
         crashed): importing its stored copy again embeds only what is missing."""
-        return [self.add(self.library.book_file(b.id), name=b.file_name) for b in self.library.pending_books()]
+        return [self.add(self.library.book_file(b.id), name=b.file_name, book_id=b.id)
+                for b in self.library.pending_books()]
+
+    def cancel_book(self, book_id: str) -> None:
+        """Stop the import that is filling in ``book_id`` (e.g. before removing it, which would wait for it)."""
+        for job in self._jobs.values():
+            if job.book_id == book_id:
+                job.cancel.set()
 
     def cancel(self, job_id: int) -> None:
         """Ask the job to stop (a queued job ends as soon as it is reached)."""
@@ -264,6 +272,11 @@ class ImportQueue(QObject):
         if self._writes > 0:
             self._writes -= 1
             HeapPolicy.release()
+
+    def _on_searchable(self, job_id: int, book) -> None:
+        if job_id in self._jobs:
+            self._jobs[job_id].book_id = book.id
+        self.searchable.emit(job_id, book)
 
     def _on_finished(self, job_id: int, result: ImportResult) -> None:
         if self._jobs.pop(job_id, None) is not None:

@@ -83,6 +83,21 @@ def test_stopping_while_indexing_keeps_the_book_searchable_and_the_next_start_fi
     assert "keyword search only" not in _count_column(window, book.id) and library.doctor().ok
 
 
+def test_removing_a_book_while_it_is_indexed_stops_the_indexing_first(qtbot, window, library, tmp_path: Path,
+                                                                       monkeypatch):
+    from PySide6.QtWidgets import QMessageBox
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Yes)
+    big = make_pdf(tmp_path / "big.pdf", pages_per_chapter=30, repeat=4)
+    results = []
+    window.imports.finished.connect(lambda job, result: results.append(result.status))
+    window.imports.searchable.connect(lambda job, book: window.remove_book(book.id))  # as soon as it shows
+    window.import_files([big])
+    wait_imports(qtbot, window)
+    qtbot.waitUntil(lambda: window.sidebar.model.rowCount() == 0, timeout=10_000)  # the removal ran
+    assert results == [ImportStatus.SEARCHABLE]  # stopped between chapters, not embedded to the end
+    assert library.books() == [] and library.doctor().ok
+
+
 def test_cancelling_a_queued_file_skips_it_and_the_queue_goes_on(qtbot, window, library, tmp_path: Path,
                                                                    tiny_pdf: Path):
     other = make_pdf(tmp_path / "other.pdf", pages_per_chapter=3)
