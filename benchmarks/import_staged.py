@@ -174,7 +174,8 @@ def main() -> int:
     if args.onnx:
         os.environ["LANTERN_EMBEDDING_BACKEND"] = "onnx"
         print(f"embedding with ONNX Runtime from {args.onnx} (the installed app's backend)")
-    pdfs = [(name, BENCH / name / "book.pdf", first_question(name)) for name in args.books.split(",") if name]
+    names = [name for name in args.books.split(",") if name]
+    pdfs = [(name, BENCH / name / "book.pdf", first_question(name)) for name in names]
     if args.big:
         joined = ["psychology-2e", "chemistry-2e", "astronomy-2e"]
         pdfs.append(("joined " + "+".join(n.split("-")[0] for n in joined),

@@ -72,6 +72,7 @@ class Turn:
     preview: CiteRecord | None = None  # the book's own best sentence, shown before the model writes
     unsupported: list[str] = field(default_factory=list)  # kept sentences no source backs: shown flagged
     still_indexing: list[str] = field(default_factory=list)  # books in scope searched by keyword only
+    notice: str = ""  # why the answer is not what the model wrote (e.g. the book's own words instead)
 
     def cite(self, n: int) -> CiteRecord | None:
         """The record behind marker ``[n]`` (None if the answer cites a number it was not given)."""
@@ -89,6 +90,7 @@ class Turn:
         self.extractive = answer.extractive
         self.beyond_book = answer.beyond_book
         self.unsupported = list(answer.unsupported)
+        self.notice = answer.notice
         self.nearest_sections = list(answer.nearest_sections)
         self.search_question = answer.search_question
         by_n = {c.n: c for c in answer.citations}

@@ -9,6 +9,9 @@ search-only answers, so the pictures show exactly what a first run shows.  Views
 * ``reader.png``        the reader at a cited page with the passage highlighted
 * ``import-queue.png``  the import queue: done, failed (readable error), in progress, waiting
 * ``settings.png``      Settings: answer quality, the model that runs and why
+
+``--indexing PDF`` instead renders ``ask-while-indexing.png``: PDF dropped into an empty library and a
+question asked (``--question``) the moment it is searchable, answered while its meaning index fills in.
 """
 from __future__ import annotations
 
@@ -172,10 +175,46 @@ def _import_queue(app: QApplication, window, out: Path, root: Path, pages: int) 
     return path
 
 
+def ask_while_indexing(out: Path, pdf: Path, question: str, *, asker_factory=None,
+                       size: tuple[int, int] = (1420, 860)) -> Path:
+    """Drop ``pdf`` into an empty library, ask ``question`` as soon as it is searchable, and grab the window
+    when the answer is done (the book still being indexed)."""
+    from core.library import Library
+    from desktop.app import create_app
+    from desktop.main_window import MainWindow
+
+    out.mkdir(parents=True, exist_ok=True)
+    app = create_app([])
+    with tempfile.TemporaryDirectory(prefix="lantern-shots-") as tmp:
+        for fmt in (QSettings.Format.NativeFormat, QSettings.Format.IniFormat):
+            QSettings.setPath(fmt, QSettings.Scope.UserScope, str(Path(tmp) / "settings"))
+        with Library(Path(tmp) / "library") as library:
+            asker = asker_factory(library) if asker_factory is not None else None
+            window = MainWindow(library, asker=asker, warm_up=False)
+            window.resize(*size)
+            window.show()
+            asked: list[bool] = []
+
+            def ask(_job: int, _book) -> None:
+                window.chat.question.setText(question)
+                window.chat.ask()
+                asked.append(True)
+            window.imports.searchable.connect(ask)
+            window.import_files([pdf])
+            wait_until(app, lambda: bool(asked) and not window.chat.is_streaming(), timeout=600)
+            settle(app, 500)
+            path = grab(app, window, out / "ask-while-indexing.png")
+            window.shutdown()
+            window.hide()
+    return path
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m desktop.screenshots", description=__doc__.split("\n")[0])
     parser.add_argument("--out", default=str(Path(__file__).resolve().parent.parent / "docs"), metavar="DIR")
     parser.add_argument("--search-only", action="store_true", help="answer without the chat model")
+    parser.add_argument("--indexing", metavar="PDF", help="only ask-while-indexing.png, with this book")
+    parser.add_argument("--question", default=QUESTION, help="the question asked with --indexing")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s")
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -184,6 +223,10 @@ def main(argv: list[str] | None = None) -> int:
         from desktop.app import build_asker
         from desktop.settings import AppSettings
         factory = lambda library: build_asker(library, AppSettings())  # noqa: E731 - the bundled default model
+    if args.indexing:
+        path = ask_while_indexing(Path(args.out), Path(args.indexing), args.question, asker_factory=factory)
+        sys.stdout.write(f"{path}\n")
+        return 0
     for path in make_screenshots(Path(args.out), asker_factory=factory):
         sys.stdout.write(f"{path}\n")
     return 0

@@ -87,7 +87,9 @@ def turn_html(turn: Turn, index: int, palette: QPalette) -> str:
         notes.append("Stopped.")
     if turn.state == "error":
         notes.append(f"⚠ {html.escape(turn.error or 'The answer failed.')}")
-    if turn.extractive and not turn.refused and turn.state == "done":
+    if turn.notice and turn.state == "done":  # e.g. the model's answer could not be matched to the book
+        notes.append(html.escape(turn.notice))
+    elif turn.extractive and not turn.refused and turn.state == "done":
         notes.append("Quoted from your book (no chat model is loaded).")
     if turn.beyond_book:
         notes.append("Includes explanation beyond the book.")

@@ -29,3 +29,12 @@ def test_muted_text_is_visibly_lighter_than_the_text_in_light_and_dark_palettes(
         muted = QColor(muted_color(palette))
         assert abs(muted.lightness() - QColor(text).lightness()) >= 80
         assert abs(muted.lightness() - QColor(base).lightness()) >= 80
+
+
+def test_the_reason_an_answer_is_the_books_own_words_is_shown(qapp):
+    turn = Turn(question="What is energy?")
+    notice = "The model's answer could not be matched to your book, so these are the book's own words."
+    turn.finish(Answer(question="What is energy?", text="\u201cEnergy is the capacity to do work.\u201d [1]",
+                       citations=(), notice=notice))
+    html = turn_html(turn, 0, QPalette())
+    assert "could not be matched to your book" in html and "no chat model is loaded" not in html
