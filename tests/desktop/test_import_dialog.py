@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from desktop import main_window as main_window_module
-from desktop.main_window import import_start_folder
+from desktop import importing as importing_module
+from desktop.importing import import_start_folder
 from tests.desktop.conftest import make_pdf, wait_imports
 
 
@@ -49,7 +49,7 @@ class FakeDialog:
 @pytest.fixture
 def dialog(monkeypatch) -> FakeDialog:
     fake = FakeDialog()
-    monkeypatch.setattr(main_window_module.QFileDialog, "getOpenFileNames", fake)
+    monkeypatch.setattr(importing_module.QFileDialog, "getOpenFileNames", fake)
     return fake
 
 
