@@ -62,8 +62,18 @@ def fts_match_expression(text: str | Sequence[str], *, max_terms: int = MAX_TERM
     return " OR ".join(quoted)
 
 
+KEEP_TERMS = 3
+"""The rarest terms a pruned query always keeps."""
+
+
+def cap_reachable(n_terms: int, chunk_bound: int) -> bool:
+    """Could ``n_terms`` terms match more than ``POSTINGS_CAP`` rows among at most ``chunk_bound`` chunks?
+    When not, ``prune_common_terms`` would keep every term, and the frequency lookup can be skipped."""
+    return n_terms > KEEP_TERMS and n_terms * chunk_bound > POSTINGS_CAP
+
+
 def prune_common_terms(terms: Sequence[str], doc_freq: dict[str, int], *, cap: int | None = None,
-                       keep: int = 3) -> list[str]:
+                       keep: int = KEEP_TERMS) -> list[str]:
     """``terms`` without their commonest ones while their chunk counts add up to more than ``cap``
     (default ``POSTINGS_CAP``; at least the ``keep`` rarest stay; a term of unknown frequency counts as 0).
     Order is kept."""

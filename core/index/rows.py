@@ -289,6 +289,11 @@ def stored_segment(db: sqlite_utils.Database, key: str) -> list[tuple[int, int, 
         " ORDER BY c.ordinal", [key, key]).fetchall()
 
 
+def chunk_id_bound(db: sqlite_utils.Database) -> int:
+    """The largest chunk id: no library holds more chunks than this (read from the primary key, not counted)."""
+    return db.execute("SELECT COALESCE(MAX(id), 0) FROM chunks").fetchone()[0]
+
+
 def term_doc_frequencies(db: sqlite_utils.Database, terms: Sequence[str]) -> dict[str, int]:
     """How many chunks hold each query term, folded exactly as FTS5 folds it: the terms go through a temp
     FTS5 table with the same tokenizer (``schema.connect_reader`` makes it) and their stems are looked up

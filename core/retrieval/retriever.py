@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import sqlite_utils
 
-from core.index.fts import fts_match_expression, match_terms, prune_common_terms
-from core.index.rows import chunk_from_row, term_doc_frequencies
+from core.index.fts import cap_reachable, fts_match_expression, match_terms, prune_common_terms
+from core.index.rows import chunk_from_row, chunk_id_bound, term_doc_frequencies
 from core.index.vectors import VectorIndex
 from core.models import Chunk, Hit, SearchMode
 from core.retrieval.fusion import reciprocal_rank_fusion
@@ -95,7 +95,9 @@ class Retriever:
     def keyword(self, query: str, k: int, flt: SearchFilter = SearchFilter()) -> list[tuple[int, float]]:
         """FTS5 bm25 ranking; scores are positive (higher = better)."""
         terms = match_terms(query)
-        expr = fts_match_expression(prune_common_terms(terms, term_doc_frequencies(self.db, terms)))
+        if cap_reachable(len(terms), chunk_id_bound(self.db)):  # a big library: look the frequencies up
+            terms = prune_common_terms(terms, term_doc_frequencies(self.db, terms))
+        expr = fts_match_expression(terms)
         if expr is None:
             return []
         weights = ", ".join(map(str, FTS_WEIGHTS))

@@ -85,3 +85,10 @@ def test_prune_common_terms_drops_the_commonest_until_under_the_cap_and_keeps_or
     assert prune_common_terms(terms, df, cap=50_000) == ["cell", "osmosis", "membrane"]
     assert prune_common_terms(terms, df, cap=1_000, keep=3) == ["cell", "osmosis", "membrane"]
     assert prune_common_terms(["x", "cell"], {"cell": 10**6}, cap=10, keep=1) == ["x"]  # unknown counts 0
+
+
+def test_the_cap_is_reachable_only_with_more_terms_than_kept_and_enough_chunks():
+    from core.index.fts import POSTINGS_CAP, cap_reachable
+    assert not cap_reachable(3, 10**9)  # never fewer than the kept terms
+    assert not cap_reachable(10, POSTINGS_CAP // 10)  # every term in every chunk is still at most the cap
+    assert cap_reachable(10, POSTINGS_CAP // 10 + 1)
