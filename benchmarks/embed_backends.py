@@ -29,22 +29,13 @@ import json, sys, time
 sys.path.insert(0, {repo!r})
 import numpy as np
 from core.index.embedder import Embedder
-from core.index.chunker import plan
+from core.index.chunker import pack_windows, plan, window_ids
 from core.ingest.read import read_book
-from core.index.embedder import default_model_dir
 model_dir, threads, batch, windows, pdf = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
 emb = Embedder(model_dir if model_dir != "-" else None, threads=threads)
 prep = plan(read_book(pdf), emb)
 limit = emb.max_tokens - emb.special_tokens
-ids = []
-for seg in prep.segments:
-    cur = list(seg.prefix_ids)
-    for u in seg.units:
-        if len(cur) + len(u.ids) > limit:
-            ids.append(cur[:limit])
-            cur = list(seg.prefix_ids)
-        cur.extend(u.ids)
-    ids.append(cur[:limit])
+ids = [window_ids(seg, w) for seg in prep.segments for w in pack_windows(seg, limit)]  # as an import packs them
 total = len(ids)
 ids = ids[:windows]
 list(emb.embed_windows(ids[:8], batch_size=batch))  # load and warm up

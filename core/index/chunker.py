@@ -57,7 +57,7 @@ class Prepared:
 
 
 # -- the single transformer pass -----------------------------------------------------------------
-def _pack_windows(seg: Segment, limit: int) -> list[list[tuple[int, int, int]]]:
+def pack_windows(seg: Segment, limit: int) -> list[list[tuple[int, int, int]]]:
     """Unit-aligned windows for one segment: lists of (unit, offset, length) after the prefix."""
     windows: list[list[tuple[int, int, int]]] = []
     cur: list[tuple[int, int, int]] = []
@@ -77,6 +77,14 @@ def _pack_windows(seg: Segment, limit: int) -> list[list[tuple[int, int, int]]]:
     return windows
 
 
+def window_ids(seg: Segment, window: list[tuple[int, int, int]]) -> list[int]:
+    """The word-piece ids the model sees for one of ``pack_windows``' windows: the prefix, then its units."""
+    ids = list(seg.prefix_ids)
+    for ui, _, n in window:
+        ids.extend(seg.units[ui].ids[:n])
+    return ids
+
+
 def embed_segments(segments: list[Segment], embedder: TextEmbedder, config: ChunkConfig = ChunkConfig(), *,
                    progress: ProgressFn | None = None, cancel: CancelFn | None = None) -> None:
     """Run the model once over every segment's windows; store per-unit summed token vectors."""
@@ -88,12 +96,9 @@ def embed_segments(segments: list[Segment], embedder: TextEmbedder, config: Chun
         seg.sums = np.zeros((len(seg.units), dim), dtype=np.float32)
         seg.unit_window = [0] * len(seg.units)
         seg.prefix_sums = []
-        for window in _pack_windows(seg, limit):
+        for window in pack_windows(seg, limit):
             layout.append((si, window))
-            w_ids = list(seg.prefix_ids)
-            for ui, _, n in window:
-                w_ids.extend(seg.units[ui].ids[:n])
-            ids.append(w_ids)
+            ids.append(window_ids(seg, window))
     for (si, window), tokens in zip(layout, embedder.embed_windows(
             ids, batch_size=config.batch_size, progress=progress, cancel=cancel), strict=True):
         seg = segments[si]
@@ -160,15 +165,10 @@ def keyword_drafts(prep: Prepared, config: ChunkConfig = ChunkConfig()) -> list[
 
     Numbered with ``ORDINAL_STRIDE``; ``embedded_drafts`` later replaces each segment's with the real cut.
     """
-    cap = min(config.max_tokens, prep.window_limit)
     drafts: list[ChunkDraft] = []
     for si, seg in enumerate(prep.segments):
-        tokens = [len(u.ids) for u in seg.units]
-        flat = np.zeros(max(len(tokens) - 1, 0), dtype=np.float32)  # no similarities yet: cut near the target
-        ranges = [(0, len(seg.units))] if seg.short else cut_ranges(
-            tokens, flat, budget=cap - len(seg.prefix_ids), min_tokens=config.min_tokens,
-            target_tokens=config.target_tokens, threshold=-1.0, overlap=config.overlap_sentences,
-            overlap_max_tokens=config.overlap_max_tokens, can_overlap=[not u.atomic for u in seg.units])
+        flat = np.zeros(max(len(seg.units) - 1, 0), dtype=np.float32)  # no similarities yet: cut near the target
+        ranges = _ranges(seg, flat, -1.0, min(config.max_tokens, prep.window_limit), config)
         drafts.extend(_draft(prep, si, a, b, si * ORDINAL_STRIDE + j) for j, (a, b) in enumerate(ranges))
     return drafts
 
@@ -198,17 +198,20 @@ def _segment_cut(prep: Prepared, si: int, config: ChunkConfig) -> tuple[list[tup
         return prep.reused[si]
     seg = prep.segments[si]
     assert seg.sums is not None, "embed_segments must run first"
-    if seg.short:
-        ranges = [(0, len(seg.units))]
-    else:
-        sims = boundary_similarities(seg.sums, config.valley_window)
-        threshold = float(np.percentile(sims, config.valley_percentile)) if len(sims) else 0.0
-        ranges = cut_ranges([len(u.ids) for u in seg.units], sims,
-                            budget=min(config.max_tokens, prep.window_limit) - len(seg.prefix_ids),
-                            min_tokens=config.min_tokens, target_tokens=config.target_tokens, threshold=threshold,
-                            overlap=config.overlap_sentences, overlap_max_tokens=config.overlap_max_tokens,
-                            can_overlap=[not u.atomic for u in seg.units])
+    sims = boundary_similarities(seg.sums, config.valley_window)
+    threshold = float(np.percentile(sims, config.valley_percentile)) if len(sims) else 0.0
+    ranges = _ranges(seg, sims, threshold, min(config.max_tokens, prep.window_limit), config)
     return ranges, _pool(seg, ranges, config.pool_prefix or seg.short)
+
+
+def _ranges(seg: Segment, sims: np.ndarray, threshold: float, cap: int, config: ChunkConfig) -> list[tuple[int, int]]:
+    """A segment's chunk ranges (``cut_ranges`` with the configured limits); a short segment is one chunk."""
+    if seg.short:
+        return [(0, len(seg.units))]
+    return cut_ranges([len(u.ids) for u in seg.units], sims, budget=cap - len(seg.prefix_ids),
+                      min_tokens=config.min_tokens, target_tokens=config.target_tokens, threshold=threshold,
+                      overlap=config.overlap_sentences, overlap_max_tokens=config.overlap_max_tokens,
+                      can_overlap=[not u.atomic for u in seg.units])
 
 
 def finish(prep: Prepared, embedder: TextEmbedder, config: ChunkConfig = ChunkConfig(), *,
