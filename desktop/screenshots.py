@@ -21,7 +21,8 @@ import os
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, QThread
@@ -75,20 +76,14 @@ def demo_book(path: Path, pages: int = 300) -> Path:
     return path
 
 
-def make_screenshots(out: Path, *, embedder=None, size: tuple[int, int] = (1420, 860),
-                     long_book_pages: int = 300, asker_factory=None) -> list[Path]:
-    """Write the PNGs into ``out`` and return their paths (tests pass a fake ``embedder``, a shorter book).
-
-    ``asker_factory(library)`` builds the answer engine (default: the model-free ``SearchOnlyAsker``).
-    """
+@contextmanager
+def fresh_window(size: tuple[int, int], *, embedder=None, asker_factory=None) -> Iterator[tuple]:
+    """``(app, window, folder)``: a shown main window on a throw-away library and settings folder."""
     from core.library import Library
-    from core.paths import sample_books
     from desktop.app import create_app
     from desktop.main_window import MainWindow
 
-    out.mkdir(parents=True, exist_ok=True)
     app = create_app([])
-    shots: list[Path] = []
     with tempfile.TemporaryDirectory(prefix="lantern-shots-") as tmp:
         root = Path(tmp)
         for fmt in (QSettings.Format.NativeFormat, QSettings.Format.IniFormat):
@@ -96,16 +91,31 @@ def make_screenshots(out: Path, *, embedder=None, size: tuple[int, int] = (1420,
         with Library(root / "library", embedder=embedder) as library:
             asker = asker_factory(library) if asker_factory is not None else None
             window = MainWindow(library, asker=asker, warm_up=False)
-            if asker is not None:
-                window.runner.prewarm()  # the model loads while the sample book imports
             window.resize(*size)
             window.show()
-            shots.append(grab(app, window, out / "welcome.png"))
-            shots += _library_and_answer(app, window, out, sample_books()[0])
-            shots.append(_settings(app, window, out))
-            shots.append(_import_queue(app, window, out, root, long_book_pages))
-            window.shutdown()
-            window.hide()
+            try:
+                yield app, window, root
+            finally:
+                window.shutdown()
+                window.hide()
+
+
+def make_screenshots(out: Path, *, embedder=None, size: tuple[int, int] = (1420, 860),
+                     long_book_pages: int = 300, asker_factory=None) -> list[Path]:
+    """Write the PNGs into ``out`` and return their paths (tests pass a fake ``embedder``, a shorter book).
+
+    ``asker_factory(library)`` builds the answer engine (default: the model-free ``SearchOnlyAsker``).
+    """
+    from core.paths import sample_books
+
+    out.mkdir(parents=True, exist_ok=True)
+    with fresh_window(size, embedder=embedder, asker_factory=asker_factory) as (app, window, root):
+        if asker_factory is not None:
+            window.runner.prewarm()  # the model loads while the sample book imports
+        shots = [grab(app, window, out / "welcome.png")]
+        shots += _library_and_answer(app, window, out, sample_books()[0])
+        shots.append(_settings(app, window, out))
+        shots.append(_import_queue(app, window, out, root, long_book_pages))
     return shots
 
 
@@ -179,34 +189,19 @@ def ask_while_indexing(out: Path, pdf: Path, question: str, *, asker_factory=Non
                        size: tuple[int, int] = (1420, 860)) -> Path:
     """Drop ``pdf`` into an empty library, ask ``question`` as soon as it is searchable, and grab the window
     when the answer is done (the book still being indexed)."""
-    from core.library import Library
-    from desktop.app import create_app
-    from desktop.main_window import MainWindow
-
     out.mkdir(parents=True, exist_ok=True)
-    app = create_app([])
-    with tempfile.TemporaryDirectory(prefix="lantern-shots-") as tmp:
-        for fmt in (QSettings.Format.NativeFormat, QSettings.Format.IniFormat):
-            QSettings.setPath(fmt, QSettings.Scope.UserScope, str(Path(tmp) / "settings"))
-        with Library(Path(tmp) / "library") as library:
-            asker = asker_factory(library) if asker_factory is not None else None
-            window = MainWindow(library, asker=asker, warm_up=False)
-            window.resize(*size)
-            window.show()
-            asked: list[bool] = []
+    with fresh_window(size, asker_factory=asker_factory) as (app, window, _root):
+        asked: list[bool] = []
 
-            def ask(_job: int, _book) -> None:
-                window.chat.question.setText(question)
-                window.chat.ask()
-                asked.append(True)
-            window.imports.searchable.connect(ask)
-            window.import_files([pdf])
-            wait_until(app, lambda: bool(asked) and not window.chat.is_streaming(), timeout=600)
-            settle(app, 500)
-            path = grab(app, window, out / "ask-while-indexing.png")
-            window.shutdown()
-            window.hide()
-    return path
+        def ask(_job: int, _book) -> None:
+            window.chat.question.setText(question)
+            window.chat.ask()
+            asked.append(True)
+        window.imports.searchable.connect(ask)
+        window.import_files([pdf])
+        wait_until(app, lambda: bool(asked) and not window.chat.is_streaming(), timeout=600)
+        settle(app, 500)
+        return grab(app, window, out / "ask-while-indexing.png")
 
 
 def main(argv: list[str] | None = None) -> int:
