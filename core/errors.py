@@ -41,6 +41,12 @@ class ScannedPdfError(BookImportError):
     code = "scanned"
 
 
+class OcrUnavailableError(ScannedPdfError):
+    """A scanned PDF, and the OCR component is missing from this installation."""
+
+    code = "ocr_unavailable"
+
+
 class CorruptFileError(BookImportError):
     code = "corrupt"
 

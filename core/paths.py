@@ -28,6 +28,14 @@ def default_library_dir() -> Path:
     return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False)) / "library"
 
 
+def cache_dir() -> Path:
+    """Where work that can be redone is kept (OCR of scanned pages): $LANTERN_CACHE or the user cache dir."""
+    env = os.environ.get("LANTERN_CACHE")
+    if env:
+        return Path(env).expanduser()
+    return Path(platformdirs.user_cache_dir(APP_NAME, appauthor=False))
+
+
 def resolve_library_dir(cli_value: str | None) -> Path:
     """``--library`` wins over the environment and the default."""
     return Path(cli_value).expanduser() if cli_value else default_library_dir()

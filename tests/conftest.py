@@ -13,6 +13,10 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 # No test measures the chat models (desktop.model_choice) unless it asks to.
 os.environ.setdefault("LANTERN_MEASURE_MODELS", "0")
+# OCR results are cached per PDF; tests never write into the user's cache folder.
+if "LANTERN_CACHE" not in os.environ:
+    import tempfile
+    os.environ["LANTERN_CACHE"] = tempfile.mkdtemp(prefix="lantern-test-cache-")
 
 REPO = Path(__file__).resolve().parent.parent
 BENCH = REPO.parent / "shared" / "bench"

@@ -42,9 +42,9 @@ class TerminalProgress:
     def __call__(self, stage: str, done: int, total: int) -> None:
         if not self.enabled or total <= 0:
             return
-        width = 28
+        width = 24
         filled = int(width * min(done, total) / total)
-        line = f"\r{self.label[:30]:30} {stage[:14]:14} [{'#' * filled}{'.' * (width - filled)}] {done}/{total}"
+        line = f"\r{self.label[:30]:30} {stage[:21]:21} [{'#' * filled}{'.' * (width - filled)}] {done}/{total}"
         if line != self._last:
             sys.stderr.write(line)
             sys.stderr.flush()

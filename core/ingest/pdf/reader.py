@@ -1,4 +1,4 @@
-"""PDF importer: pages, chapters/sections and paragraph blocks from a PDF with a text layer.
+"""PDF importer: pages, chapters/sections and paragraph blocks from a PDF, scanned pages read by OCR.
 
 Structure comes from the outline (bookmarks) when the PDF has one, otherwise from font sizes and
 heading patterns.  Layout work (reading order, running headers, paragraphs) lives in
@@ -16,9 +16,11 @@ import pymupdf
 
 from core.errors import CorruptFileError, EmptyDocumentError, EncryptedPdfError, ScannedPdfError, TooLargeError
 from core.ingest.pdf import metadata as pdf_metadata
+from core.ingest.pdf import ocr
 from core.ingest.pdf.layout import Line, is_toc_page, lines_from_dict, order_boxes
 from core.ingest.pdf.page_labels import (detect_running_lines, infer_printed_labels, is_page_number,
                                          labels_from_rules, printed_number)
+from core.ingest.pdf.ocr_text import OcrLine, page_lines
 from core.ingest.pdf.paragraphs import ParaBlock, Vocabulary, build_paragraphs, join_lines, runs_on
 from core.ingest.pdf.structure import (HeadingInfo, OutlineEntry, classify_heading, find_heading_lines,
                                        heading_candidates, norm_text, parse_outline, plausible_headings,
@@ -48,6 +50,7 @@ class _PageData:
     height: float = 792.0
     chars: int = 0
     failed: bool = False
+    scanned: bool = False  # no text layer but pictures: to be read by OCR
     entry_y: dict[int, float] = field(default_factory=dict)  # outline entry -> y of its target
 
 
@@ -116,6 +119,9 @@ def _read_document(doc: pymupdf.Document, path: Path, progress: ProgressFn, canc
         by_page.setdefault(e.page, []).append(k)
 
     pages, sizes = _extract_pages(doc, path, entries, by_page, progress, cancel)
+    scanned = [i for i, p in enumerate(pages) if p.scanned and not p.failed]
+    if scanned and not (doc.is_repaired and len(scanned) > 0.9 * n):  # a cut-off file is damage, not a scan
+        _add_recognised_lines(pages, ocr.recognise_pages(doc, path, scanned, progress, cancel), sizes)
     _check_text_layer(pages, path, doc.is_repaired)
     body_size = sizes.most_common(1)[0][0] if sizes else 10.0
 
@@ -190,6 +196,7 @@ def _extract_pages(doc: pymupdf.Document, path: Path, entries: list[OutlineEntry
             box = page.cropbox
             data.width, data.height = box.width, box.height
             data.lines = lines_from_dict(page.get_text("dict", flags=_TEXT_FLAGS))
+            data.scanned = ocr.needs_ocr(page, sum(len(ln.text) for ln in data.lines), _MIN_TEXT_CHARS)
             for k in by_page.get(i + 1, ()):
                 y = _entry_y(entries[k], page)
                 if y is not None:
@@ -208,6 +215,18 @@ def _extract_pages(doc: pymupdf.Document, path: Path, entries: list[OutlineEntry
     if failed and failed * 2 >= n:
         raise CorruptFileError(f"{path.name} is damaged: {failed} of {n} pages could not be read.")
     return pages, sizes
+
+
+def _add_recognised_lines(pages: list[_PageData], recognised: dict[int, list[OcrLine]],
+                          sizes: Counter[float]) -> None:
+    """Put OCR lines on their pages, sized against the text layer's body type when the PDF is mixed."""
+    printed = (ln.text for p in pages if not p.scanned for ln in p.lines)
+    body_size = sizes.most_common(1)[0][0] if sizes else 10.0
+    for i, lines in page_lines(recognised, printed, body_size).items():
+        pages[i].lines = lines
+        for ln in lines:
+            pages[i].chars += len(ln.text)
+            sizes[ln.size] += len(ln.text)
 
 
 def _entry_y(entry: OutlineEntry, page: pymupdf.Page) -> float | None:
@@ -230,10 +249,10 @@ def _check_text_layer(pages: list[_PageData], path: Path, repaired: bool) -> Non
         raise CorruptFileError(f"{path.name} is damaged (truncated or corrupt): its pages have lost their text.")
     if with_text == 0 or with_text < 0.1 * len(readable):
         raise ScannedPdfError(
-            f"{path.name} has no text layer on {len(readable) - with_text} of {len(readable)} pages; it looks "
-            "like a scanned book. Lantern cannot read scanned PDFs yet (OCR is not available).")
+            f"{path.name} has text on only {with_text} of {len(readable)} pages, and OCR found no text on its "
+            "pictures either. If it is a scan, it may be too faint, too small or not in a Latin script.")
     if with_text < 0.9 * len(readable):
-        log.warning("%s: %d of %d pages have no text layer (scanned or image-only pages are skipped).",
+        log.warning("%s: %d of %d pages have no text (blank, or pictures without readable text).",
                     path.name, len(readable) - with_text, len(readable))
 
 
