@@ -18,6 +18,7 @@ log = logging.getLogger(__name__)
 STAGE_NAMES = {
     "reading": "Reading",
     "reading pages": "Reading pages",
+    "reading scanned pages": "Reading scanned pages (OCR)",
     "chunking": "Cutting into passages",
     "embedding": "Indexing meaning",
     "done": "Saving",

@@ -15,6 +15,7 @@ from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import (QHBoxLayout, QLabel, QLineEdit, QSizePolicy, QStackedWidget, QToolButton,
                                QVBoxLayout, QWidget)
 
+from core.ingest.pdf.ocr import text_layer
 from core.models import Book, SourceFormat
 from desktop.page_view import PagedView
 from desktop.text_view import TextView
@@ -159,7 +160,7 @@ class PageFinder(QObject):
         doc = self.view.doc
         while doc is not None and self._next_page <= doc.page_count and time.perf_counter() < deadline:
             page = self._next_page
-            self.matches.extend((page, r) for r in doc[page - 1].search_for(self.text))
+            self.matches.extend((page, r) for r in self.view.fitz_page(page).search_for(self.text))
             self._next_page += 1
         if doc is None or self._next_page > doc.page_count:
             self._timer.stop()
@@ -259,7 +260,8 @@ class ReaderWidget(QWidget):
         for idx, label in sorted(labels.items()):
             self._label_to_page.setdefault(label.lower(), idx)
         if self.is_paged:
-            self.paged.open(path)
+            scanned = text_layer(book.file_hash) if book.source_format is SourceFormat.PDF else {}
+            self.paged.open(path, scanned)
             self.stack.setCurrentWidget(self.paged)
             self.paged.fit_width()
             self.paged.show_page(1)

@@ -12,6 +12,8 @@ search-only answers, so the pictures show exactly what a first run shows.  Views
 
 ``--indexing PDF`` instead renders ``ask-while-indexing.png``: PDF dropped into an empty library and a
 question asked (``--question``) the moment it is searchable, answered while its meaning index fills in.
+``--scanned PDF`` renders ``scanned-import.png`` (the queue while OCR reads a picture-only copy of PDF)
+and ``scanned-reader.png`` (the answer, its cited passage highlighted on the scanned page).
 """
 from __future__ import annotations
 
@@ -131,16 +133,25 @@ def _library_and_answer(app: QApplication, window, out: Path, sample: Path) -> l
     window.sidebar.tree.setCurrentIndex(chapter.index())
     window.open_node(chapter.data(NODE_ROLE))
     shots = [grab(app, window, out / "library.png")]
-    window.chat.question.setText(QUESTION)
-    window.chat.ask()
-    wait_until(app, lambda: not window.chat.is_streaming())
-    settle(app, 300)
+    _ask(app, window, QUESTION)
     shots.append(grab(app, window, out / "answer.png"))
+    _open_first_citation(window)
+    shots.append(grab(app, window, out / "reader.png"))
+    return shots
+
+
+def _ask(app: QApplication, window, question: str, timeout: float = 120.0) -> None:
+    window.chat.question.setText(question)
+    window.chat.ask()
+    wait_until(app, lambda: not window.chat.is_streaming(), timeout)
+    settle(app, 300)
+
+
+def _open_first_citation(window) -> None:
+    """Open the reader at the first source the answer cites (or the first source)."""
     turn = window.chat.current.turns[-1]
     cited = next((s for s in turn.sources if f"[{s.n}]" in turn.answer), turn.sources[0])
     window.open_citation(cited)
-    shots.append(grab(app, window, out / "reader.png"))
-    return shots
 
 
 def _settings(app: QApplication, window, out: Path) -> Path:
@@ -204,12 +215,41 @@ def ask_while_indexing(out: Path, pdf: Path, question: str, *, asker_factory=Non
         return grab(app, window, out / "ask-while-indexing.png")
 
 
+def scanned_book(out: Path, pdf: Path, question: str, *, asker_factory=None,
+                 size: tuple[int, int] = (1420, 860)) -> list[Path]:
+    """Import a scan of ``pdf`` (page pictures only, 150 dpi): ``scanned-import.png`` while OCR reads it,
+    then ``scanned-reader.png``, the answer to ``question`` with its cited passage highlighted on the scan."""
+    from core.ingest.pdf.ocr import picture_copy
+    out.mkdir(parents=True, exist_ok=True)
+    with fresh_window(size, asker_factory=asker_factory) as (app, window, root):
+        scan = picture_copy(pdf, root / f"{pdf.stem} (scanned).pdf")
+        shots: dict[str, object] = {}
+
+        def midway(_job: int, stage: str, done: int, total: int) -> None:
+            if stage == "reading scanned pages" and total and done >= total // 3 and "queue" not in shots:
+                shots["queue"] = window.grab()
+        window.imports.progressed.connect(midway)
+        window.import_files([scan])
+        wait_until(app, lambda: window.imports.pending() == 0, timeout=1800)
+        paths = []
+        if "queue" in shots:
+            paths.append(out / "scanned-import.png")
+            shots["queue"].save(str(paths[-1]))
+        window.import_panel.clear_finished()
+        _ask(app, window, question, timeout=600)
+        _open_first_citation(window)
+        paths.append(grab(app, window, out / "scanned-reader.png"))
+        return paths
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m desktop.screenshots", description=__doc__.split("\n")[0])
     parser.add_argument("--out", default=str(Path(__file__).resolve().parent.parent / "docs"), metavar="DIR")
     parser.add_argument("--search-only", action="store_true", help="answer without the chat model")
     parser.add_argument("--indexing", metavar="PDF", help="only ask-while-indexing.png, with this book")
-    parser.add_argument("--question", default=QUESTION, help="the question asked with --indexing")
+    parser.add_argument("--scanned", metavar="PDF", help="only scanned-import.png and scanned-reader.png: a "
+                        "picture-only copy of this PDF read by OCR")
+    parser.add_argument("--question", default=QUESTION, help="the question asked with --indexing/--scanned")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s")
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -218,6 +258,10 @@ def main(argv: list[str] | None = None) -> int:
         from desktop.app import build_asker
         from desktop.settings import AppSettings
         factory = lambda library: build_asker(library, AppSettings())  # noqa: E731 - the bundled default model
+    if args.scanned:
+        for path in scanned_book(Path(args.out), Path(args.scanned), args.question, asker_factory=factory):
+            sys.stdout.write(f"{path}\n")
+        return 0
     if args.indexing:
         path = ask_while_indexing(Path(args.out), Path(args.indexing), args.question, asker_factory=factory)
         sys.stdout.write(f"{path}\n")

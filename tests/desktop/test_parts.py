@@ -8,7 +8,10 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from core.errors import BookNotFoundError, ModelUnavailableError
+from core.ingest.pdf.ocr import PageCache, picture_copy
+from core.ingest.pdf.ocr_text import OcrLine
 from core.models import AnswerEventKind, Book, SourceFormat
+from core.paths import file_sha256
 from desktop.errors import error_text, show_error
 from desktop.reader import ReaderWidget
 from desktop.search_asker import SearchOnlyAsker, best_sentence, distinct_quotes
@@ -109,6 +112,26 @@ def test_reader_highlights_a_quote_spanning_lines(qtbot, tmp_path: Path):
     assert len(reader.highlight_rects) >= 2, "both lines of the quote are lit"
     reader.open_citation(4, 4, "words that are nowhere in this book at all")
     assert reader.current_page == 4 and reader.highlight_rects == []
+
+
+def test_reader_highlights_and_finds_quotes_on_a_scanned_page_from_its_ocr_text(qtbot, tmp_path: Path):
+    scan = picture_copy(make_pdf(tmp_path / "r.pdf"), tmp_path / "scan.pdf")
+    digest = file_sha256(scan)
+    # What the import's OCR cached for page 2 (0-based 1): one line of it, where it sits on the picture.
+    PageCache(digest).append(1, [OcrLine("The membrane controls what enters and leaves the cell", 72, 120, 400, 134,
+                                         3.3, 0.35)])
+    reader = ReaderWidget()
+    qtbot.addWidget(reader)
+    book = Book(id="b2", title="scan", source_format=SourceFormat.PDF, file_name=scan.name, file_hash=digest,
+                page_count=5, chapter_count=2, section_count=0, paginated=True, imported_at="now")
+    reader.open_book(book, scan, {})
+    reader.open_citation(1, 3, "The membrane controls what enters and leaves the cell")
+    assert reader.current_page == 2 and len(reader.highlight_rects) == 1
+    rect = reader.highlight_rects[0]
+    assert 60 < rect.x0 < 90 and 110 < rect.y0 < 140
+    reader.find("leaves the cell")
+    qtbot.waitUntil(lambda: reader.finder.done, timeout=5000)
+    assert [p for p, _ in reader.finder.matches] == [2]
 
 
 def test_reader_shows_markdown_books_as_text_and_scrolls_to_the_quote(qtbot, tmp_path: Path):
@@ -284,5 +307,6 @@ def test_the_refcount_guard_keeps_long_sessions_alive(qtbot):
 def test_import_stage_text_counts_pages_but_shows_indexing_as_a_share():
     from desktop.import_panel import stage_text
     assert stage_text("reading pages", 12, 300) == "Reading pages 12/300"
+    assert stage_text("reading scanned pages", 3, 40) == "Reading scanned pages (OCR) 3/40"
     assert stage_text("embedding", 15_000, 60_000) == "Indexing meaning 25\u00a0%"  # word pieces, not windows
     assert stage_text("done", 1, 1) == "Saving"
