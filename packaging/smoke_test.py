@@ -90,10 +90,13 @@ def check(ok: bool, what: str, detail: object = "") -> None:
 
 def frozen_cli(app: Path, runner: Runner, tmp: Path) -> None:
     sample = app / "_internal" / "resources" / "sample" / "energy-and-motion.pdf"
-    proc, secs = runner.run([program(app, "lantern"), "import", str(sample), str(make_pdf(tmp / "cells.pdf")), "--json"])
-    check(proc.returncode == 0, f"lantern import (sample + generated PDF) in {secs:.1f} s", proc.stderr[-800:])
+    cells = make_pdf(tmp / "cells.pdf")
+    from core.ingest.pdf.ocr import picture_copy  # the build environment's Lantern: pictures only, 150 dpi
+    scan = picture_copy(cells, tmp / "cells-scanned.pdf")
+    proc, secs = runner.run([program(app, "lantern"), "import", str(sample), str(cells), str(scan), "--json"])
+    check(proc.returncode == 0, f"lantern import (sample, generated PDF, its scan) in {secs:.1f} s", proc.stderr[-800:])
     results = json.loads(proc.stdout)
-    check([r["status"] for r in results] == ["imported", "imported"], "both books imported", results)
+    check([r["status"] for r in results] == ["imported"] * 3, "all three imported (the scan by OCR)", results)
     sample_id = results[0]["book_id"]
     proc, secs = runner.run([program(app, "lantern"), "ask", QUESTION, "--book", sample_id, "--json"])
     check(proc.returncode == 0, f"lantern ask in {secs:.1f} s", proc.stderr[-800:])

