@@ -32,6 +32,7 @@ from core.index import sections as section_index
 from core.index.chunker import CHUNKER_VERSION
 from core.index.doctor import Doctor, DoctorReport, sweep_stale_temp_files
 from core.index.vectors import Manifest, VectorIndex
+from core.ingest.pdf.ocr import PageCache
 from core.models import (Book, Chunk, Conversation, Hit, ImportResult, Page,
                          SearchMode, Section, Turn)
 from core.paths import default_library_dir
@@ -235,6 +236,7 @@ class Library:
             index.save(generation)
         self._labels_cache.pop(book.id, None)
         trash.unlink(missing_ok=True)
+        PageCache(book.file_hash).remove()  # a scan's recognised text goes with the book
         return book
 
     # -- maintenance ---------------------------------------------------------------------------

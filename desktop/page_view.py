@@ -16,8 +16,7 @@ from PySide6.QtGui import QColor, QImage, QPainter, QPalette
 from PySide6.QtWidgets import QScrollArea, QSizePolicy, QWidget
 
 from core.errors import CorruptFileError
-from core.ingest.pdf.ocr import add_invisible_text
-from core.ingest.pdf.ocr_text import OcrLine
+from core.ingest.pdf.ocr import TextLayer, add_invisible_text
 
 log = logging.getLogger(__name__)
 
@@ -119,28 +118,28 @@ class PagedView(QScrollArea):
         self.page = 1
         self.zoom = 1.25
         self._cache: OrderedDict[tuple[int, float, float], QImage] = OrderedDict()
-        self._text_layer: dict[int, list[OcrLine]] = {}  # scanned pages not yet given their OCR text
+        self._text_layer = TextLayer({})  # OCR text of scanned pages, laid over each page when first used
 
     # -- document ---------------------------------------------------------------------------------------
-    def open(self, path: Path, text_layer: dict[int, list[OcrLine]] | None = None) -> None:
+    def open(self, path: Path, text_layer: TextLayer | None = None) -> None:
         """Open ``path`` (raises ``CorruptFileError`` when PyMuPDF cannot).
 
-        ``text_layer``: OCR lines of scanned pages (0-based page -> lines), laid over each page as
-        invisible text the first time it is used, so quotes are highlighted and found on a scan.
+        ``text_layer``: OCR lines of scanned pages, laid over each page as invisible text the first
+        time it is used, so quotes are highlighted and found on a scan.
         """
         self.close_document()
         try:
             self.doc = pymupdf.open(str(path))
         except (RuntimeError, ValueError) as exc:
             raise CorruptFileError(f"{path.name} cannot be opened for reading: {exc}") from None
-        self._text_layer = dict(text_layer or {})
+        self._text_layer = text_layer or TextLayer({})
         self.page = 1
 
     def close_document(self) -> None:
         if self.doc is not None:
             self.doc.close()
         self.doc = None
-        self._text_layer = {}
+        self._text_layer = TextLayer({})
         self._cache.clear()
         self.canvas.quote_rects, self.canvas.find_rects = [], []
 
@@ -150,7 +149,7 @@ class PagedView(QScrollArea):
 
     def fitz_page(self, page: int) -> pymupdf.Page:
         """The PyMuPDF page for physical page ``page`` (1-based), with its OCR text if it is scanned."""
-        lines = self._text_layer.pop(page - 1, None)
+        lines = self._text_layer.take(page - 1)
         if lines:
             add_invisible_text(self.doc[page - 1], lines)  # in memory only; ~30 ms a page
         return self.doc[page - 1]

@@ -15,7 +15,7 @@ from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import (QHBoxLayout, QLabel, QLineEdit, QSizePolicy, QStackedWidget, QToolButton,
                                QVBoxLayout, QWidget)
 
-from core.ingest.pdf.ocr import text_layer
+from core.ingest.pdf.ocr import TextLayer
 from core.models import Book, SourceFormat
 from desktop.page_view import PagedView
 from desktop.text_view import TextView
@@ -260,7 +260,7 @@ class ReaderWidget(QWidget):
         for idx, label in sorted(labels.items()):
             self._label_to_page.setdefault(label.lower(), idx)
         if self.is_paged:
-            scanned = text_layer(book.file_hash) if book.source_format is SourceFormat.PDF else {}
+            scanned = TextLayer.of(book.file_hash) if book.source_format is SourceFormat.PDF else None
             self.paged.open(path, scanned)
             self.stack.setCurrentWidget(self.paged)
             self.paged.fit_width()

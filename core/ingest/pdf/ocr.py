@@ -207,6 +207,13 @@ class PageCache:
                 continue  # the line a kill cut short
         return out
 
+    def remove(self) -> None:
+        """Forget this PDF's pages (its book left the library: its text should not stay behind)."""
+        try:
+            self.path.unlink(missing_ok=True)
+        except OSError as exc:
+            log.warning("cannot remove the OCR cache %s (%s)", self.path, exc)
+
     def append(self, page: int, lines: Sequence[OcrLine]) -> None:
         rec = {"engine": ENGINE, "page": page,
                "lines": [[ln.text, round(ln.x0, 2), round(ln.y0, 2), round(ln.x1, 2), round(ln.y1, 2),
@@ -219,15 +226,34 @@ class PageCache:
             log.warning("cannot write the OCR cache %s (%s)", self.path, exc)
 
 
-def text_layer(digest: str) -> dict[int, list[OcrLine]]:
-    """The recognised lines of a PDF by page index (0-based), words fixed as the import fixed them;
-    empty when the PDF had no scanned pages (or its cache is gone)."""
-    recognised = PageCache(digest).load()
-    if not recognised:
-        return {}
-    splitter = GlueSplitter.from_texts(ln.text for lines in recognised.values() for ln in lines)
-    return {page: [replace(ln, text=splitter.split_text(ln.text)) for ln in lines]
-            for page, lines in recognised.items()}
+class TextLayer:
+    """The recognised lines of a scanned PDF, page by page, with words fixed as the import fixed them.
+
+    Built from the OCR cache when the reader opens a book (a few milliseconds); a page's words are
+    fixed when the page is first shown, so opening a 500-page scan does not hold up the window.
+    """
+
+    def __init__(self, recognised: dict[int, list[OcrLine]]):
+        self._raw = dict(recognised)
+        self._splitter: GlueSplitter | None = None
+
+    @classmethod
+    def of(cls, digest: str) -> TextLayer:
+        """The layer of the PDF with this SHA-256 (empty when it had no scanned pages, or the cache is gone)."""
+        return cls(PageCache(digest).load())
+
+    def __bool__(self) -> bool:
+        return bool(self._raw)
+
+    def take(self, page: int) -> list[OcrLine]:
+        """The lines of page index ``page`` (0-based), once: later calls return []."""
+        raw = self._raw.get(page)
+        if not raw:
+            return []
+        if self._splitter is None:  # counted over every page, as the import counted them
+            self._splitter = GlueSplitter.from_texts(ln.text for lines in self._raw.values() for ln in lines)
+        self._raw[page] = []
+        return [replace(ln, text=self._splitter.split_text(ln.text)) for ln in raw]
 
 
 def add_invisible_text(page: pymupdf.Page, lines: Sequence[OcrLine]) -> None:

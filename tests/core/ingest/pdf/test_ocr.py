@@ -86,6 +86,18 @@ def test_a_cancelled_ocr_keeps_the_pages_it_read_and_resumes_after_them(tmp_path
     assert fake_engine.calls == 5  # only pages 3-5 were recognised after the restart
 
 
+def test_removing_a_scanned_book_removes_its_recognised_text(tmp_path: Path, fake_engine) -> None:
+    from core.library import Library
+    from tests.fakes import HashingEmbedder
+    path = fx.image_only_pdf(tmp_path / "scan.pdf", pages=3)
+    cache = ocr.PageCache(file_sha256(path))
+    with Library(tmp_path / "lib", embedder=HashingEmbedder()) as lib:
+        book = lib.import_book(path).book
+        assert book is not None and cache.path.exists()
+        lib.remove(book.id)
+    assert not cache.path.exists()
+
+
 def test_missing_ocr_component_gives_a_clear_error(tmp_path: Path, monkeypatch) -> None:
     monkeypatch.setattr(ocr, "_engine", None)
     monkeypatch.setitem(sys.modules, "rapidocr_onnxruntime", None)  # import fails
@@ -156,4 +168,6 @@ def test_a_scanned_book_reads_with_structure_and_printed_page_numbers(tmp_path: 
     labels = [p.label for p in book.pages]
     # physical page 4 (cover + title + contents) is printed "1"; its number is small, 8 pt
     assert sum(labels[i] == str(i - 2) for i in range(3, 9)) >= 5, labels
-    assert ocr.text_layer(file_sha256(scan))  # the reader can lay the text over the scan
+    layer = ocr.TextLayer.of(file_sha256(scan))  # what the reader lays over the scan
+    page5 = " ".join(ln.text for ln in layer.take(4))
+    assert "TEXT-OF-1.1 This paragraph still belongs" in page5 and layer.take(4) == []
