@@ -11,6 +11,8 @@ on the same questions:
   page images, so section numbers are not comparable), beside keyword-only and dense-only on each;
 * printed page labels: the share of scanned pages whose label equals the text PDF's.
 ``--pages N`` scans only the first N pages (and keeps the questions whose gold lies in them).
+``--degrade`` makes it a poor photocopy instead: each page turned 1 degree, blurred, speckled with noise
+and stored as a JPEG of quality 50.
 """
 from __future__ import annotations
 
@@ -37,6 +39,27 @@ from core.models import SearchMode  # noqa: E402
 FRONT = 2  # unnumbered cover pages put before the book: physical page numbers no longer equal printed ones
 
 
+def degrade(path: Path, angle: float = 1.0, seed: int = 7) -> None:
+    """Rewrite the picture-only PDF ``path`` as a poor photocopy: turned, blurred, noisy, JPEG."""
+    import cv2
+    import numpy as np
+    rng = np.random.default_rng(seed)
+    doc = pymupdf.open(path)
+    out = pymupdf.open()
+    for page in doc:
+        pix = page.get_pixmap(dpi=150, colorspace=pymupdf.csGRAY)
+        img = np.frombuffer(pix.samples, np.uint8).reshape(pix.height, pix.stride)[:, :pix.width]
+        turn = cv2.getRotationMatrix2D((pix.width / 2, pix.height / 2), angle, 1.0)
+        img = cv2.warpAffine(img, turn, (pix.width, pix.height), borderValue=255)
+        img = cv2.GaussianBlur(img, (3, 3), 0.8)
+        img = np.clip(img.astype(np.int16) + rng.normal(0, 12, img.shape), 0, 255).astype(np.uint8)
+        ok, jpeg = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 50])
+        new = out.new_page(width=page.rect.width, height=page.rect.height)
+        new.insert_image(new.rect, stream=jpeg.tobytes())
+    doc.close()
+    out.save(path, garbage=3)
+
+
 def searchers(lib: Library, book_id: str, pages: tuple[int, int] | None = None) -> dict:
     """Keyword-only, dense-only and the default search, restricted to ``pages`` (the scanned part)."""
     return {
@@ -52,6 +75,7 @@ def main() -> None:
     ap.add_argument("--book", default="psychology-2e")
     ap.add_argument("--pages", type=int, help="scan only the first N pages")
     ap.add_argument("--limit", type=int, default=400, help="questions to ask (spread over the book)")
+    ap.add_argument("--degrade", action="store_true", help="a skewed, blurred, noisy JPEG photocopy")
     ap.add_argument("--work", type=Path, help="folder for the scan, its library and OCR cache (kept)")
     args = ap.parse_args()
     work = args.work or Path(tempfile.mkdtemp(prefix="lantern-scan-"))
@@ -67,6 +91,8 @@ def main() -> None:
             out.save(part)
         source = part
     picture_copy(source, scan, front_pages=FRONT)
+    if args.degrade:
+        degrade(scan)
     n = pymupdf.open(scan).page_count - FRONT
     print(f"scan: {n} pages, {scan.stat().st_size / 1e6:.0f} MB, made in {time.perf_counter() - t:.0f} s")
 

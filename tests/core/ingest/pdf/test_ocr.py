@@ -143,6 +143,20 @@ def test_x_height_is_the_distance_from_the_x_line_to_the_baseline_whatever_the_l
     assert ocr.x_height(crop, band=40) == 0.0  # far from the core band: not trusted
 
 
+@pytest.mark.parametrize("angle", [1.0, -2.2])
+def test_a_page_scanned_askew_is_turned_level_and_mapped_back(tmp_path: Path, angle: float) -> None:
+    import cv2
+    page = pymupdf.open(fx.sample_book(tmp_path / "b.pdf"))[2]
+    image = ocr.page_image(page)
+    h, w = image.shape
+    skewed = cv2.warpAffine(image, cv2.getRotationMatrix2D((w / 2, h / 2), angle, 1.0), (w, h), borderValue=255)
+    level, back = ocr.deskew(skewed)
+    assert back is not None and ocr.deskew(level)[1] is None  # level now
+    # back maps the level image onto the skewed one: turning by -angle undoes the correction
+    assert np.degrees(np.arctan2(back[1, 0], back[0, 0])) == pytest.approx(-angle, abs=0.1)
+    assert ocr.deskew(image)[1] is None  # a straight page is left alone
+
+
 def test_invisible_text_makes_a_scanned_page_searchable(tmp_path: Path) -> None:
     doc = pymupdf.open(fx.image_only_pdf(tmp_path / "scan.pdf", pages=1))
     page = doc[0]
