@@ -26,6 +26,33 @@ Vocabulary = Callable[[str], bool]
 """``vocab(word)``: has the document used this (lower-case) word on its own?"""
 
 
+_VOCAB_WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
+
+
+def document_vocabulary(pages: Iterable[Sequence[Line]]) -> Vocabulary:
+    """Words the document uses, for telling "sci-ence" (join) from "well-known" (keep the hyphen).
+
+    Fragments at hyphenated line ends (and the first word after them) are left out so that
+    "sci" and "ence" do not count as words.
+    """
+    words: set[str] = set()
+    for lines in pages:
+        after_hyphen = False
+        for ln in lines:
+            tokens = _VOCAB_WORD.findall(ln.text.lower())
+            ends_hyphen = ln.text.endswith(("-", "\u2010", "\u00ad"))
+            if after_hyphen and tokens:
+                tokens = tokens[1:]
+            if ends_hyphen and tokens:
+                tokens = tokens[:-1]
+            for t in tokens:
+                words.add(t)
+                if "-" in t:
+                    words.update(t.split("-"))
+            after_hyphen = ends_hyphen
+    return words.__contains__
+
+
 def no_vocabulary(word: str) -> bool:
     """Vocabulary that knows no words (de-hyphenation then always joins)."""
     return False

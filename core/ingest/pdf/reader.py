@@ -7,21 +7,22 @@ heading patterns.  Layout work (reading order, running headers, paragraphs) live
 from __future__ import annotations
 
 import logging
-import re
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pymupdf
 
-from core.errors import CorruptFileError, EmptyDocumentError, EncryptedPdfError, ScannedPdfError, TooLargeError
+from core.errors import (CorruptFileError, EmptyDocumentError, EncryptedPdfError, OcrUnavailableError, ScannedPdfError,
+                         TooLargeError)
 from core.ingest.pdf import metadata as pdf_metadata
 from core.ingest.pdf import ocr
 from core.ingest.pdf.layout import Line, is_toc_page, lines_from_dict, order_boxes
 from core.ingest.pdf.page_labels import (detect_running_lines, infer_printed_labels, is_page_number,
                                          labels_from_rules, printed_number)
-from core.ingest.pdf.ocr_text import OcrLine, page_lines
-from core.ingest.pdf.paragraphs import ParaBlock, Vocabulary, build_paragraphs, join_lines, runs_on
+from core.ingest.pdf.ocr_text import page_lines
+from core.ingest.pdf.paragraphs import (ParaBlock, Vocabulary, build_paragraphs, document_vocabulary, join_lines,
+                                        runs_on)
 from core.ingest.pdf.structure import (HeadingInfo, OutlineEntry, classify_heading, find_heading_lines,
                                        heading_candidates, norm_text, parse_outline, plausible_headings,
                                        refine_page_ends, repeated_texts, sections_from_headings)
@@ -119,9 +120,7 @@ def _read_document(doc: pymupdf.Document, path: Path, progress: ProgressFn, canc
         by_page.setdefault(e.page, []).append(k)
 
     pages, sizes = _extract_pages(doc, path, entries, by_page, progress, cancel)
-    scanned = [i for i, p in enumerate(pages) if p.scanned and not p.failed]
-    if scanned and not (doc.is_repaired and len(scanned) > 0.9 * n):  # a cut-off file is damage, not a scan
-        _add_recognised_lines(pages, ocr.recognise_pages(doc, path, scanned, progress, cancel), sizes)
+    _recognise_scanned(doc, path, pages, sizes, progress, cancel)
     _check_text_layer(pages, path, doc.is_repaired)
     body_size = sizes.most_common(1)[0][0] if sizes else 10.0
 
@@ -133,7 +132,7 @@ def _read_document(doc: pymupdf.Document, path: Path, progress: ProgressFn, canc
     for p, r in zip(pages, running):
         if r:
             p.lines = [ln for i, ln in enumerate(p.lines) if i not in r]
-    vocab = _vocabulary(pages)
+    vocab = document_vocabulary(p.lines for p in pages)
     title = pdf_metadata.title(doc, pages[0].lines if pages else [], path, body_size)
     # Contents pages list headings without being headings; pages in the back that look like that
     # are indexes (see is_toc_page).
@@ -217,12 +216,21 @@ def _extract_pages(doc: pymupdf.Document, path: Path, entries: list[OutlineEntry
     return pages, sizes
 
 
-def _add_recognised_lines(pages: list[_PageData], recognised: dict[int, list[OcrLine]],
-                          sizes: Counter[float]) -> None:
-    """Put OCR lines on their pages, sized against the text layer's body type when the PDF is mixed."""
+def _recognise_scanned(doc: pymupdf.Document, path: Path, pages: list[_PageData], sizes: Counter[float],
+                       progress: ProgressFn, cancel: CancelFn | None) -> None:
+    """OCR the scanned pages, sizing their lines against the text layer's body type when the PDF is mixed."""
+    scanned = [i for i, p in enumerate(pages) if p.scanned and not p.failed]
+    if not scanned or (doc.is_repaired and len(scanned) > 0.9 * len(pages)):  # cut off: damage, not a scan
+        return
+    try:
+        recognised = ocr.recognise_pages(doc, path, scanned, progress, cancel)
+    except OcrUnavailableError as exc:
+        if len(scanned) > 0.9 * len(pages):
+            raise
+        log.warning("%s; its %d scanned pages are skipped.", exc.message, len(scanned))  # a text book imports
+        return
     printed = (ln.text for p in pages if not p.scanned for ln in p.lines)
-    body_size = sizes.most_common(1)[0][0] if sizes else 10.0
-    for i, lines in page_lines(recognised, printed, body_size).items():
+    for i, lines in page_lines(recognised, printed, sizes.most_common(1)[0][0] if sizes else 10.0).items():
         pages[i].lines = lines
         for ln in lines:
             pages[i].chars += len(ln.text)
@@ -264,33 +272,6 @@ def _page_labels(doc: pymupdf.Document, n: int, printed: list[str | None]) -> li
         rules = []
     from_pdf = labels_from_rules(rules, n) if rules else [""] * n
     return [from_pdf[i] or printed[i] or str(i + 1) for i in range(n)]
-
-
-_VOCAB_WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
-
-
-def _vocabulary(pages: list[_PageData]) -> Vocabulary:
-    """Words the document uses, for telling "sci-ence" (join) from "well-known" (keep the hyphen).
-
-    Fragments at hyphenated line ends (and the first word after them) are left out so that
-    "sci" and "ence" do not count as words.
-    """
-    words: set[str] = set()
-    for p in pages:
-        after_hyphen = False
-        for ln in p.lines:
-            tokens = _VOCAB_WORD.findall(ln.text.lower())
-            ends_hyphen = ln.text.endswith(("-", "\u2010", "\u00ad"))
-            if after_hyphen and tokens:
-                tokens = tokens[1:]
-            if ends_hyphen and tokens:
-                tokens = tokens[:-1]
-            for t in tokens:
-                words.add(t)
-                if "-" in t:
-                    words.update(t.split("-"))
-            after_hyphen = ends_hyphen
-    return words.__contains__
 
 
 def _outline_heading_lines(pages: list[_PageData], entries: list[OutlineEntry], by_page: dict[int, list[int]],

@@ -1,6 +1,7 @@
 """OCR of scanned pages: the page cache, cancel and resume, the invisible text layer, and the real recogniser."""
 from __future__ import annotations
 
+import logging
 import sys
 from pathlib import Path
 
@@ -98,11 +99,15 @@ def test_removing_a_scanned_book_removes_its_recognised_text(tmp_path: Path, fak
     assert not cache.path.exists()
 
 
-def test_missing_ocr_component_gives_a_clear_error(tmp_path: Path, monkeypatch) -> None:
+def test_missing_ocr_component_gives_a_clear_error(tmp_path: Path, monkeypatch, caplog) -> None:
     monkeypatch.setattr(ocr, "_engine", None)
     monkeypatch.setitem(sys.modules, "rapidocr_onnxruntime", None)  # import fails
     with pytest.raises(OcrUnavailableError, match="scan.pdf has scanned pages.*rapidocr-onnxruntime.*not installed"):
         pdf.read(fx.image_only_pdf(tmp_path / "scan.pdf", pages=2))
+    # A text book with one picture page still imports, without that page.
+    with caplog.at_level(logging.WARNING):
+        book = pdf.read(fx.image_only_pdf(tmp_path / "mixed.pdf", pages=4, text_pages=(0, 1, 2)))
+    assert len(book.pages) == 4 and "its 1 scanned pages are skipped" in caplog.text
 
 
 def test_a_page_without_a_number_has_its_margins_read_again_at_twice_the_resolution(tmp_path: Path) -> None:
