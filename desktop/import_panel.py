@@ -5,6 +5,7 @@ Rows are updated only from ``ImportQueue`` signals, i.e. on the GUI thread.
 from __future__ import annotations
 
 import logging
+import time
 from pathlib import Path
 
 from PySide6.QtCore import Qt, Signal
@@ -31,6 +32,29 @@ def stage_text(stage: str, done: int, total: int) -> str:
     if stage == "embedding" and total > 1:  # counted in word pieces: a share reads better
         return f"{name} {100 * done // total}\u00a0%"  # no break before the sign
     return f"{name} {done}/{total}" if total > 1 else name
+
+
+_TIMED_STAGES = {"reading scanned pages"}  # long enough (2-3 s a page) that a student wants an estimate
+
+
+def time_left(seconds: float) -> str:
+    """"about 18 min left" for an estimate in seconds."""
+    if seconds < 60:
+        return "under a minute left"
+    minutes = round(seconds / 60)
+    if minutes < 90:
+        return f"about {minutes} min left"
+    return f"about {seconds / 3600:.1f} h left"
+
+
+def estimate_left(start: tuple[float, int], now: float, done: int, total: int) -> float | None:
+    """Seconds left at the rate since ``start`` (time, done then); None until the rate means something
+    (at least 3 steps and 10 s: the first pages may come from the OCR cache)."""
+    t0, done0 = start
+    steps, elapsed = done - done0, now - t0
+    if steps < 3 or elapsed < 10 or total <= done:
+        return None
+    return elapsed / steps * (total - done)
 
 
 class ImportRow(QFrame):
@@ -67,9 +91,17 @@ class ImportRow(QFrame):
         self.finished = False
         self.searchable = False
         self.error = ""
+        self._stage_start: tuple[str, float, int] = ("", 0.0, 0)  # stage, when it was first reported, done then
 
     def progress(self, stage: str, done: int, total: int) -> None:
         text = stage_text(stage, done, total)
+        if stage in _TIMED_STAGES:
+            now = time.monotonic()
+            if self._stage_start[0] != stage:
+                self._stage_start = (stage, now, done)
+            left = estimate_left(self._stage_start[1:], now, done, total)
+            if left is not None:
+                text = f"{text} · {time_left(left)}"
         if self.searchable:  # the student may already ask; say so beside the progress
             text = f"Ready to ask (keyword search) · {text}"
         self.stage.setText(text)

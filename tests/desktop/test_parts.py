@@ -310,3 +310,21 @@ def test_import_stage_text_counts_pages_but_shows_indexing_as_a_share():
     assert stage_text("reading scanned pages", 3, 40) == "Reading scanned pages (OCR) 3/40"
     assert stage_text("embedding", 15_000, 60_000) == "Indexing meaning 25\u00a0%"  # word pieces, not windows
     assert stage_text("done", 1, 1) == "Saving"
+
+
+def test_scanned_pages_show_the_time_left_once_the_rate_is_known(qtbot, monkeypatch):
+    from desktop import import_panel
+    from desktop.import_panel import ImportRow, estimate_left, time_left
+    assert estimate_left((0.0, 0), 5.0, 10, 100) is None  # under 10 s: not yet
+    assert estimate_left((0.0, 5), 30.0, 7, 100) is None  # 2 pages read: not yet (the rest were cached)
+    assert estimate_left((0.0, 0), 25.0, 10, 100) == 225.0
+    assert [time_left(s) for s in (30, 225, 1100, 7200)] == [
+        "under a minute left", "about 4 min left", "about 18 min left", "about 2.0 h left"]
+    clock = iter([100.0, 124.0])
+    monkeypatch.setattr(import_panel.time, "monotonic", lambda: next(clock))
+    row = ImportRow(1, "/books/scan.pdf")
+    qtbot.addWidget(row)
+    row.progress("reading scanned pages", 0, 500)
+    assert row.stage.text() == "Reading scanned pages (OCR) 0/500"
+    row.progress("reading scanned pages", 10, 500)
+    assert row.stage.text() == "Reading scanned pages (OCR) 10/500 · about 20 min left"
