@@ -31,7 +31,7 @@ import pymupdf  # noqa: E402
 
 from benchmarks.common import BENCH, book_library  # noqa: E402
 from core.evaluation.retrieval import evaluate, load_questions  # noqa: E402
-from core.ingest.pdf.ocr import picture_copy  # noqa: E402
+from core.ingest.pdf.ocr import page_image, picture_copy  # noqa: E402
 from core.library import Library  # noqa: E402
 from core.models import SearchMode  # noqa: E402
 
@@ -47,10 +47,9 @@ def degrade(path: Path, angle: float = 1.0, seed: int = 7) -> None:
     doc = pymupdf.open(path)
     out = pymupdf.open()
     for page in doc:
-        pix = page.get_pixmap(dpi=150, colorspace=pymupdf.csGRAY)
-        img = np.frombuffer(pix.samples, np.uint8).reshape(pix.height, pix.stride)[:, :pix.width]
-        turn = cv2.getRotationMatrix2D((pix.width / 2, pix.height / 2), angle, 1.0)
-        img = cv2.warpAffine(img, turn, (pix.width, pix.height), borderValue=255)
+        img = page_image(page, 150)
+        h, w = img.shape
+        img = cv2.warpAffine(img, cv2.getRotationMatrix2D((w / 2, h / 2), angle, 1.0), (w, h), borderValue=255)
         img = cv2.GaussianBlur(img, (3, 3), 0.8)
         img = np.clip(img.astype(np.int16) + rng.normal(0, 12, img.shape), 0, 255).astype(np.uint8)
         ok, jpeg = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 50])

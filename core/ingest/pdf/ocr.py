@@ -80,9 +80,9 @@ def needs_ocr(page: pymupdf.Page, text_chars: int, min_chars: int) -> bool:
     return covered >= area / 3
 
 
-def page_image(page: pymupdf.Page, dpi: int = DPI) -> np.ndarray:
-    """The page rendered in grey at ``dpi`` as an HxW uint8 array."""
-    pix = page.get_pixmap(dpi=dpi, colorspace=pymupdf.csGRAY, alpha=False)
+def page_image(page: pymupdf.Page, dpi: int = DPI, clip: pymupdf.Rect | None = None) -> np.ndarray:
+    """The page (or its ``clip``) rendered in grey at ``dpi`` as an HxW uint8 array."""
+    pix = page.get_pixmap(dpi=dpi, colorspace=pymupdf.csGRAY, alpha=False, clip=clip)
     return np.frombuffer(pix.samples, dtype=np.uint8).reshape(pix.height, pix.stride)[:, :pix.width]
 
 
@@ -100,8 +100,7 @@ def recognise_page(page: pymupdf.Page, recognise: Recognise, dpi: int = DPI) -> 
     if lines and not any(is_page_number(ln.text) for ln in lines if ln.y0 < box.y0 + margin or ln.y1 > box.y1 - margin):
         for clip in (pymupdf.Rect(box.x0, box.y0, box.x1, box.y0 + margin),
                      pymupdf.Rect(box.x0, box.y1 - margin, box.x1, box.y1)):
-            pix = page.get_pixmap(dpi=2 * dpi, colorspace=pymupdf.csGRAY, alpha=False, clip=clip)
-            strip = np.frombuffer(pix.samples, dtype=np.uint8).reshape(pix.height, pix.stride)[:, :pix.width]
+            strip = page_image(page, 2 * dpi, clip)
             lines.extend(ln for ln in _read_image(strip, recognise, 72.0 / (2 * dpi), clip.x0, clip.y0)
                          if is_page_number(ln.text) and not any(_overlap(ln, other) for other in lines))
     return lines
@@ -163,11 +162,12 @@ def _read_image(image: np.ndarray, recognise: Recognise, scale: float, x_off: fl
         # descenders of the line above, which would fill the spaces between words; without the rows
         # above the x-height a capital T is a bare stem with a "space" on each side.
         if core is not None:
-            rows = np.flatnonzero(core)
-            top = max(0, y0 + rows[0] - int(round(0.5 * max(xheight, 0.8 * page_xheight))))
-            inked = (image[top:y0 + rows[-1] + 1] < _DARK).any(axis=0).tolist()
             # A small caption's x-height is measured short; letter gaps must not pass for spaces.
-            text = gap_spaces(text, centres, inked, max(xheight, 0.8 * page_xheight))
+            gap_xheight = max(xheight, 0.8 * page_xheight)
+            rows = np.flatnonzero(core)
+            top = max(0, y0 + rows[0] - int(round(0.5 * gap_xheight)))
+            inked = (image[top:y0 + rows[-1] + 1] < _DARK).any(axis=0).tolist()
+            text = gap_spaces(text, centres, inked, gap_xheight)
         if back is not None:  # the box as it lies on the scanned page
             pts = np.array([[x0, y0, 1], [x1, y0, 1], [x0, y1, 1], [x1, y1, 1]], float) @ back.T
             x0, y0 = pts.min(axis=0)
