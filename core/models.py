@@ -38,13 +38,18 @@ class SectionKind(str, enum.Enum):
 
 
 class BlockKind(str, enum.Enum):
-    """A unit of body text in reading order; chunkers never split CODE, EQUATION or TABLE."""
+    """A unit of body text in reading order; chunkers never split CODE, EQUATION, TABLE or FIGURE."""
 
     TEXT = "text"
     CODE = "code"
     EQUATION = "equation"
     TABLE = "table"
     LIST = "list"
+    FIGURE = "figure"  # a figure's caption (the picture itself is not text)
+
+
+Frame = tuple[float, float, float, float]
+"""A rectangle on a page, in PDF points from the page's top left: (x0, y0, x1, y1)."""
 
 
 @dataclass(frozen=True)
@@ -81,6 +86,8 @@ class Block:
     page: int
     section: int | None
     emphasis: tuple[str, ...] = ()
+    label: str = ""  # FIGURE/TABLE: what the book calls it ("Figure 3.2", "Table 1.1", "Table: SI base units")
+    frame: Frame | None = None  # FIGURE/TABLE in a PDF: the caption and the picture or table on ``page``
 
 
 @dataclass(frozen=True)
@@ -197,6 +204,8 @@ class ChunkDraft:
     segment_key: str = ""  # the chunker segment it was cut from (``core.index.chunk_reuse``)
     unit_start: int = 0  # its units within that segment: [unit_start, unit_end)
     unit_end: int = 0
+    label: str = ""  # a figure's or table's own chunk: "Figure 3.2" (see ``Block.label``)
+    frame: Frame | None = None  # ...and where it is on ``page_start``
 
 
 @dataclass(frozen=True)
@@ -221,6 +230,8 @@ class Chunk:
     key_terms: tuple[str, ...] = ()
     has_equation: bool = False
     figure_refs: tuple[str, ...] = ()
+    label: str = ""  # a figure's or table's own chunk: "Figure 3.2" (cited as "Figure 3.2, p. 57")
+    frame: Frame | None = None  # ...and its rectangle on ``page_start``, framed when the reader opens it
 
 
 class SearchMode(str, enum.Enum):
@@ -268,6 +279,7 @@ class Citation:
     printed_page_end: str = ""
     label: str = ""  # "Book › Chapter 2 › 2.3 Title, p. 9" (the source's label)
     support: float = 0.0  # how strongly the quote supports the answer sentences citing it (0..1)
+    frame: Frame | None = None  # a cited figure or table: its rectangle on ``page_start``
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from core.models import Answer, Citation, Source
+from core.models import Answer, Citation, Frame, Source
 from core.models import Turn as CoreTurn
 
 log = logging.getLogger(__name__)
@@ -37,6 +37,7 @@ class CiteRecord:
     snippet: str = ""
     quote: str = ""
     chunk_id: int = 0
+    frame: Frame | None = None  # a cited figure or table: outlined on ``page_start`` in the reader
 
     @classmethod
     def from_source(cls, s: Source) -> "CiteRecord":
@@ -44,14 +45,15 @@ class CiteRecord:
         snippet = " ".join(s.text.split())
         return cls(n=s.n, book_id=c.book_id, page_start=c.page_start, page_end=c.page_end,
                    printed_page=c.printed_page_start, section_title=c.section_title, label=s.label,
-                   snippet=snippet[:320], quote=" ".join(c.text.split())[:200], chunk_id=c.id)
+                   snippet=snippet[:320], quote=" ".join(c.text.split())[:200], chunk_id=c.id, frame=c.frame)
 
     def with_citation(self, c: Citation) -> "CiteRecord":
         """This record with the answer's own citation (its page and verbatim quote) applied."""
         return dataclasses.replace(self, page_start=c.page_start, page_end=c.page_end,
                                    printed_page=c.printed_page or self.printed_page,
                                    section_title=c.section_title or self.section_title,
-                                   quote=c.quote or self.quote, chunk_id=c.chunk_id, book_id=c.book_id)
+                                   quote=c.quote or self.quote, chunk_id=c.chunk_id, book_id=c.book_id,
+                                   frame=c.frame)
 
 
 @dataclass

@@ -227,7 +227,8 @@ class MainWindow(ImportActions, QMainWindow):
     def open_citation(self, record: CiteRecord) -> None:
         """Open the reader at a cited page with the quote highlighted."""
         if self._open_book(record.book_id):
-            self.reader.open_citation(record.page_start, record.page_end, record.quote, record.section_title)
+            self.reader.open_citation(record.page_start, record.page_end, record.quote, record.section_title,
+                                      frame=record.frame)
 
     def open_section_named(self, name: str, book_id: str) -> None:
         """Open a refused answer's nearest section, matched by its heading text ("2.3 Title, p. 45")."""

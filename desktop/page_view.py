@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pymupdf
 from PySide6.QtCore import QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QImage, QPainter, QPalette
+from PySide6.QtGui import QColor, QImage, QPainter, QPalette, QPen
 from PySide6.QtWidgets import QScrollArea, QSizePolicy, QWidget
 
 from core.errors import CorruptFileError
@@ -21,6 +21,7 @@ from core.ingest.pdf.ocr import TextLayer, add_invisible_text
 log = logging.getLogger(__name__)
 
 QUOTE_HIGHLIGHT = QColor(255, 200, 0, 90)  # a marker-pen yellow: the one fixed colour in the app
+FRAME_OUTLINE = QColor(230, 150, 0)  # the same marker, drawn round a cited figure or table
 _CACHE_PAGES = 6
 
 
@@ -74,6 +75,7 @@ class PageCanvas(QWidget):
         self.quote_rects: list[pymupdf.Rect] = []
         self.find_rects: list[pymupdf.Rect] = []
         self.current_find = -1
+        self.frame_rect: pymupdf.Rect | None = None  # a cited figure or table, outlined
 
     def set_image(self, image: QImage, zoom: float) -> None:
         self.image = image
@@ -95,6 +97,10 @@ class PageCanvas(QWidget):
             find.setAlpha(150 if i == self.current_find else 70)
             p.setBrush(find)
             p.drawRect(self._scaled(r))
+        if self.frame_rect is not None:
+            p.setPen(QPen(FRAME_OUTLINE, 3))
+            p.setBrush(Qt.BrushStyle.NoBrush)
+            p.drawRect(self._scaled(self.frame_rect).adjusted(-4, -4, 4, 4))
         p.end()
 
     def _scaled(self, r: pymupdf.Rect) -> QRectF:
@@ -155,8 +161,10 @@ class PagedView(QScrollArea):
         return self.doc[page - 1]
 
     # -- navigation and zoom ------------------------------------------------------------------------------
-    def show_page(self, page: int, *, quote: str = "", keep_find: bool = False) -> None:
-        """Render physical page ``page`` and highlight ``quote`` on it (if given and found)."""
+    def show_page(self, page: int, *, quote: str = "", keep_find: bool = False,
+                  frame: tuple[float, float, float, float] | None = None) -> None:
+        """Render physical page ``page`` and highlight ``quote`` on it (if given and found); outline ``frame``
+        (a figure or table, page coordinates) when given."""
         if self.doc is None:
             return
         page = max(1, min(page, self.page_count))
@@ -164,9 +172,12 @@ class PagedView(QScrollArea):
         self.page = page
         self.canvas.quote_rects = quote_rects(self.fitz_page(page), quote) if quote else []
         if not keep_find:
+            self.canvas.frame_rect = pymupdf.Rect(frame) if frame is not None else None
             self.canvas.find_rects, self.canvas.current_find = [], -1
         self._render()
-        if self.canvas.quote_rects:
+        if self.canvas.frame_rect is not None:
+            self.scroll_to_rect(self.canvas.frame_rect)
+        elif self.canvas.quote_rects:
             self.scroll_to_rect(self.canvas.quote_rects[0])
         elif changed:
             self.verticalScrollBar().setValue(0)

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (QHBoxLayout, QLabel, QLineEdit, QSizePolicy, QSta
                                QVBoxLayout, QWidget)
 
 from core.ingest.pdf.ocr import TextLayer
-from core.models import Book, SourceFormat
+from core.models import Book, Frame, SourceFormat
 from desktop.page_view import PagedView
 from desktop.text_view import TextView
 
@@ -288,12 +288,17 @@ class ReaderWidget(QWidget):
         if self.is_paged:
             self.paged.show_page(page, quote=quote)
 
-    def open_citation(self, page_start: int, page_end: int, quote: str, heading: str = "") -> None:
-        """Show the cited passage: the first page of the range where ``quote`` is found, highlighted."""
+    def open_citation(self, page_start: int, page_end: int, quote: str, heading: str = "", *,
+                      frame: Frame | None = None) -> None:
+        """Show the cited passage: the first page of the range where ``quote`` is found, highlighted; a cited
+        figure or table (``frame``) is outlined on its page."""
         if not self.is_paged:
             self.text.scroll_to_heading(heading)
             if quote:
                 self.text.highlight_quote(quote, heading)
+            return
+        if frame is not None:
+            self.paged.show_page(page_start, quote=quote, frame=frame)
             return
         from desktop.page_view import quote_rects
         last = max(page_start, min(page_end, self.paged.page_count))

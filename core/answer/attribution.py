@@ -25,6 +25,7 @@ from core.answer.markers import parse_citations, strip_citations
 from core.index.fts import query_terms
 from core.ingest.sentences import default_splitter
 from core.models import Chunk, Citation, Source
+from core.retrieval.context import source_label
 
 # Calibrated by eye on Qwen2.5 0.5B answers over the dev books (benchmarks/answers.py prints the
 # resulting support rates): paraphrases of a source sentence score ≥ 0.5, on-topic sentences that
@@ -336,10 +337,14 @@ def chunk_for_quote(source: Source, quote: str, pool: Sequence[Chunk]) -> Chunk:
 def citation(source: Source, quote: str, pool: Sequence[Chunk] = (), support: float = 0.0) -> Citation:
     """The ``Citation`` of ``source`` shown beside ``quote``: pages of the chunk the quote is in."""
     c = chunk_for_quote(source, quote, pool) if quote else source.chunk
+    # A quote from the prose around a cited figure is cited to that prose, not to the figure.
+    figure = c.label or source.chunk.label
+    label = source.label if c.id == source.chunk.id or not figure else source_label(source.book_title, c)
     return Citation(n=source.n, chunk_id=c.id, book_id=c.book_id, chapter=c.chapter_number,
                     section=c.section_number, section_title=c.section_title, page_start=c.page_start,
                     page_end=c.page_end, printed_page=c.printed_page_start or str(c.page_start), quote=quote,
-                    printed_page_end=c.printed_page_end, label=source.label, support=round(support, 3))
+                    printed_page_end=c.printed_page_end, label=label, support=round(support, 3),
+                    frame=c.frame)
 
 
 def build_citations(supported: Sequence[Attributed], sources: Sequence[Source],

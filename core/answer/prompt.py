@@ -91,6 +91,8 @@ def _attribute(text: str) -> str:
 def _section_label(chunk: Chunk) -> str:
     """"2.3 Analyzing Findings, p. 44": what the model needs to tell one source from another."""
     name = f"{chunk.section_number or ''} {chunk.section_title}".strip() or chunk.chapter_title.strip()
+    if chunk.label:
+        name = f"{name}, {chunk.label}" if name else chunk.label
     pages = page_span(chunk)
     return f"{name}, {pages}" if name and pages else name or pages
 

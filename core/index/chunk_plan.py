@@ -16,7 +16,7 @@ from core.progress import CancelFn, ProgressFn, check_cancel
 
 log = logging.getLogger(__name__)
 
-_ATOMIC = (BlockKind.CODE, BlockKind.EQUATION, BlockKind.TABLE)
+_ATOMIC = (BlockKind.CODE, BlockKind.EQUATION, BlockKind.TABLE, BlockKind.FIGURE)
 PREFIX_SEP = " › "
 
 
@@ -116,20 +116,24 @@ def _is_objectives_block(block: Block) -> bool:
 
 
 def _segment_blocks(parsed: ParsedBook) -> list[tuple[int | None, list[int]]]:
-    """Runs of consecutive blocks of one section; an objectives block (+ its list) is a run alone.
+    """Runs of consecutive blocks of one section; an objectives block (+ its list) is a run alone, and so is
+    a labelled figure caption or table.
 
     Objectives ("By the end of this section, you will be able to...") are kept out of the prose
     chunks so their chunk can be labelled OBJECTIVES without mislabelling the explanation after it.
+    A figure or table is a chunk of its own so that an answer can cite it ("Figure 3.2, p. 57").
     """
     runs: list[tuple[int | None, list[int]]] = []
     alone = False  # the current run is an objectives run
+    labelled = False  # the current run is a figure or table
     for i, b in enumerate(parsed.blocks):
         objectives = _is_objectives_block(b)
-        if runs and runs[-1][0] == b.section and not objectives and (not alone or b.kind is BlockKind.LIST):
+        if (runs and runs[-1][0] == b.section and not objectives and not b.label and not labelled
+                and (not alone or b.kind is BlockKind.LIST)):
             runs[-1][1].append(i)
         else:
             runs.append((b.section, [i]))
-            alone = objectives
+            alone, labelled = objectives, bool(b.label)
     return runs
 
 

@@ -39,7 +39,7 @@ from core.progress import CancelFn, ProgressFn, check_cancel
 
 log = logging.getLogger(__name__)
 
-CHUNKER_VERSION = "late-1"
+CHUNKER_VERSION = "late-2"
 """Bump on any change that alters chunk boundaries, texts or vectors (the index manifest checks it)."""
 
 
@@ -266,6 +266,7 @@ def _draft(prep: Prepared, si: int, a: int, b: int, ordinal: int) -> ChunkDraft:
     tf = Counter(t for ts in terms[a:b] for t in ts)
     keyphrases = scorer.top_counts(tf, 3)
     pages = [u.page for u in units]
+    figure = blocks[0] if len(blocks) == 1 and blocks[0].label else None
     return ChunkDraft(
         section=seg.section, ordinal=ordinal, text=text,
         embed_text=f"{seg.prefix}\n{text}" if seg.prefix else text,
@@ -273,7 +274,8 @@ def _draft(prep: Prepared, si: int, a: int, b: int, ordinal: int) -> ChunkDraft:
         token_count=sum(len(u.ids) for u in units),
         key_terms=enrich.key_terms(text, emphasis, extra=keyphrases),
         has_equation=enrich.has_equation(text, kinds), figure_refs=enrich.figure_refs(text),
-        segment_key=seg.key, unit_start=a, unit_end=b)
+        segment_key=seg.key, unit_start=a, unit_end=b,
+        label=figure.label if figure else "", frame=figure.frame if figure else None)
 
 
 def chunk_book(parsed: ParsedBook, embedder: TextEmbedder, *, progress: ProgressFn | None = None,

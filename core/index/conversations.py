@@ -10,7 +10,7 @@ from core.errors import LibraryError
 from core.models import BookId, ChunkId, Citation, Conversation, ConversationId, Turn
 
 _CITATION_FIELDS = ("n", "chunk_id", "book_id", "chapter", "section", "section_title", "page_start", "page_end",
-                    "printed_page", "quote", "printed_page_end", "label", "support")
+                    "printed_page", "quote", "printed_page_end", "label", "support", "frame")
 
 
 def citations_to_json(citations: tuple[Citation, ...]) -> str:
@@ -23,6 +23,8 @@ def citations_from_json(text: str) -> tuple[Citation, ...]:
         values = {f: d[f] for f in _CITATION_FIELDS if f in d}
         values["chunk_id"] = ChunkId(values["chunk_id"])
         values["book_id"] = BookId(values["book_id"])
+        if values.get("frame") is not None:
+            values["frame"] = tuple(values["frame"])
         out.append(Citation(**values))
     return tuple(out)
 

@@ -61,14 +61,15 @@ def insert_chunks(db: sqlite_utils.Database, book_id: BookId, parsed: ParsedBook
         cur = db.execute(
             "INSERT INTO chunks (book_id, section_id, ordinal, role, page_start, page_end, token_count,"
             " chapter_number, chapter_title, section_number, section_title, titles, key_terms,"
-            " has_equation, figure_refs, text, segment_key, unit_start, unit_end, pending)"
-            " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            " has_equation, figure_refs, text, segment_key, unit_start, unit_end, pending, label, frame)"
+            " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             [book_id, section_ids[draft.section] if draft.section is not None else None, draft.ordinal,
              draft.role.value, draft.page_start, draft.page_end, draft.token_count,
              chapter.number if chapter else None, chapter_title,
              section.number if section else None, section_title, titles,
              " ; ".join(draft.key_terms), int(draft.has_equation), json.dumps(list(draft.figure_refs)),
-             draft.text, draft.segment_key or None, draft.unit_start, draft.unit_end, int(pending)])
+             draft.text, draft.segment_key or None, draft.unit_start, draft.unit_end, int(pending),
+             draft.label, json.dumps([round(v, 1) for v in draft.frame]) if draft.frame else ""])
         ids.append(cur.lastrowid)
         if not pending:
             db.execute("INSERT INTO vectors (chunk_id, vector) VALUES (?, ?)",
@@ -171,6 +172,8 @@ def chunk_from_row(row: dict, labels: dict[int, str]) -> Chunk:
         key_terms=tuple(t for t in row["key_terms"].split(" ; ") if t),
         has_equation=bool(row["has_equation"]),
         figure_refs=tuple(json.loads(row["figure_refs"])),
+        label=row.get("label") or "",
+        frame=tuple(json.loads(row["frame"])) if row.get("frame") else None,
     )
 
 

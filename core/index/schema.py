@@ -214,9 +214,16 @@ def _m8_role_index(db: sqlite_utils.Database) -> None:
     db.execute("CREATE INDEX chunks_role ON chunks(role)")
 
 
+def _m9_figure_chunks(db: sqlite_utils.Database) -> None:
+    """A figure's caption or a table is a chunk of its own: what the book calls it ("Figure 3.2") and, in a
+    PDF, its rectangle on the page as JSON ``[x0, y0, x1, y1]`` ('' when there is none)."""
+    db.execute("ALTER TABLE chunks ADD COLUMN label TEXT NOT NULL DEFAULT ''")
+    db.execute("ALTER TABLE chunks ADD COLUMN frame TEXT NOT NULL DEFAULT ''")
+
+
 MIGRATIONS: list[Callable[[sqlite_utils.Database], None]] = [_m1_books, _m2_chunks, _m3_conversations,
                                                             _m4_study, _m5_segment_keys, _m6_section_index,
-                                                            _m7_staged_import, _m8_role_index]
+                                                            _m7_staged_import, _m8_role_index, _m9_figure_chunks]
 """Append new migrations; never edit a released one.  Index i brings user_version i -> i+1."""
 
 

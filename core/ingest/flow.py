@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from core.errors import EmptyDocumentError, UnreadablePathError
+from core.ingest.captions import label_blocks
 from core.ingest.headings import HeadingMatch, kind_for_depth, match_heading
 from core.ingest.tree import finalize_sections
 from core.models import Block, BlockKind, Page, ParsedBook, SectionKind, SectionNode, SourceFormat
@@ -316,7 +317,7 @@ class BookBuilder:
                 last_page_used = page
         if ends:
             ends[-1] = page
-        return page, sections, blocks, ends
+        return page, sections, label_blocks(blocks), ends
 
 
 def read_bytes(path: Path) -> bytes:

@@ -47,7 +47,8 @@ def page_span(chunk: Chunk) -> str:
 
 
 def source_label(book_title: str, chunk: Chunk) -> str:
-    """"Book › Chapter 2 › 2.3 Section title, p. 45" — the parts that exist, printed pages.
+    """"Book › Chapter 2 › 2.3 Section title, p. 45" — the parts that exist, printed pages; a figure's or a
+    table's chunk ends with its label ("... › Figure 3.2, p. 57").
 
     The chapter part is "Chapter N" when numbered, else the chapter title (when it differs from the
     section's); a chunk directly under a chapter heading shows the chapter title as its section.
@@ -68,6 +69,8 @@ def source_label(book_title: str, chunk: Chunk) -> str:
         parts.append(sec_title)
     elif chapter_no and chapter_title:
         parts.append(chapter_title)
+    if chunk.label:  # a figure's or table's own chunk: "... › Figure 3.2, p. 57"
+        parts.append(chunk.label)
     label = SEP.join(parts)
     pages = page_span(chunk)
     return f"{label}, {pages}" if label and pages else (label or pages)
@@ -223,8 +226,9 @@ def build_sources(hits: Sequence[Hit | Chunk], *, book_titles: Mapping[str, str]
         covered.update(c.id for c in used)
         if remaining is not None:
             remaining -= count_tokens(text)
-        first = min(used, key=lambda c: c.page_start)
-        last = max(used, key=lambda c: c.page_end)
+        # A figure or table is cited at its own page, whatever prose the passage adds around it.
+        first = chunk if chunk.label else min(used, key=lambda c: c.page_start)
+        last = chunk if chunk.label else max(used, key=lambda c: c.page_end)
         span = replace(chunk, page_start=first.page_start, page_end=last.page_end,
                        printed_page_start=first.printed_page_start, printed_page_end=last.printed_page_end)
         title = titles.get(chunk.book_id, "")

@@ -1,6 +1,8 @@
 """The main window end to end (offscreen): drop → sidebar, ask → stream, citation → reader page."""
 from __future__ import annotations
 
+import dataclasses
+
 import threading
 from pathlib import Path
 
@@ -231,6 +233,23 @@ def test_epub_citations_open_rendered_pages(qtbot, window, tmp_path: Path):
     window.open_citation(record)
     assert window.reader.is_paged and window.reader.current_page == chunk.page_start
     assert window.reader.highlight_rects
+
+
+def test_a_cited_figure_opens_framed_on_its_page(qtbot, window, tmp_path: Path):
+    from desktop.conversations import CiteRecord
+    from tests.core.ingest.pdf.test_figures import _figure_and_table_pdf
+    book = import_now(window, _figure_and_table_pdf(tmp_path / "measure.pdf"))
+    hits = window.library.search("red square drawn to scale", 5, book_id=book.id)
+    figure = next(h.chunk for h in hits if h.chunk.label == "Figure 2.1")
+    source = window.library.chunks([figure.id])[figure.id]
+    from core.models import Source
+    record = CiteRecord.from_source(Source(n=1, chunk=source, text=source.text, label="Figure 2.1, p. 12"))
+    window.open_citation(record)
+    frame = window.reader.paged.canvas.frame_rect
+    assert window.reader.current_page == 1 and frame is not None
+    assert tuple(round(v, 1) for v in frame) == figure.frame  # the square and its caption, outlined
+    window.open_citation(dataclasses.replace(record, frame=None))
+    assert window.reader.paged.canvas.frame_rect is None  # a prose citation clears it
 
 
 def test_keyboard_shortcuts(qtbot, window, tiny_pdf: Path):

@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from core.ingest.pdf.layout import BOLD, ITALIC, MATH, MONO, Line, strip_leaders
-from core.models import BlockKind
+from core.models import BlockKind, Frame
 
 _HYPHENS = ("-", "\u2010", "\u00ad")
 _WORD = re.compile(r"[^\W\d_]+(?:['\u2019][^\W\d_]+)?")
@@ -111,6 +111,9 @@ class ParaBlock:
     text: str
     y0: float
     emphasis: tuple[str, ...] = field(default=())
+    box: Frame = (0.0, 0.0, 0.0, 0.0)  # the block's lines' bounding box on the page
+    label: str = ""  # FIGURE/TABLE only (``core.ingest.pdf.figures``)
+    frame: Frame | None = None
 
 
 def line_kind(line: Line) -> BlockKind:
@@ -157,7 +160,8 @@ def build_paragraphs(lines: Sequence[Line], vocab: Vocabulary = no_vocabulary) -
             text = strip_leaders(join_lines([ln.text for ln in grp], vocab)).strip()
         if text.strip():
             emph = emphasis_runs(grp, vocab) if kind is BlockKind.TEXT else ()
-            out.append(ParaBlock(kind, text, grp[0].y0, emph))
+            box = (g.left, min(ln.y0 for ln in grp), g.right, max(ln.y1 for ln in grp))
+            out.append(ParaBlock(kind, text, grp[0].y0, emph, box))
     return out
 
 

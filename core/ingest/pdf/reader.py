@@ -16,7 +16,7 @@ import pymupdf
 from core.errors import (CorruptFileError, EmptyDocumentError, EncryptedPdfError, OcrUnavailableError, ScannedPdfError,
                          TooLargeError)
 from core.ingest.pdf import metadata as pdf_metadata
-from core.ingest.pdf import ocr
+from core.ingest.pdf import figures, ocr
 from core.ingest.pdf.layout import Line, is_toc_page, lines_from_dict, order_boxes
 from core.ingest.pdf.page_labels import (detect_running_lines, infer_printed_labels, is_page_number,
                                          labels_from_rules, printed_number)
@@ -27,7 +27,7 @@ from core.ingest.pdf.structure import (HeadingInfo, OutlineEntry, classify_headi
                                        heading_candidates, norm_text, parse_outline, plausible_headings,
                                        refine_page_ends, repeated_texts, sections_from_headings)
 from core.ingest.tree import finalize_sections
-from core.models import Block, BlockKind, Page, ParsedBook, SectionNode, SourceFormat
+from core.models import Block, BlockKind, Frame, Page, ParsedBook, SectionNode, SourceFormat
 from core.progress import CancelFn, ProgressFn, check_cancel, no_progress
 
 log = logging.getLogger(__name__)
@@ -52,6 +52,7 @@ class _PageData:
     chars: int = 0
     failed: bool = False
     scanned: bool = False  # no text layer but pictures: to be read by OCR
+    pictures: list[Frame] = field(default_factory=list)  # what a figure caption on the page may frame
     entry_y: dict[int, float] = field(default_factory=dict)  # outline entry -> y of its target
 
 
@@ -196,6 +197,8 @@ def _extract_pages(doc: pymupdf.Document, path: Path, entries: list[OutlineEntry
             data.width, data.height = box.width, box.height
             data.lines = lines_from_dict(page.get_text("dict", flags=_TEXT_FLAGS))
             data.scanned = ocr.needs_ocr(page, sum(len(ln.text) for ln in data.lines), _MIN_TEXT_CHARS)
+            if not data.scanned:
+                data.lines, data.pictures = figures.read_page(page, data.lines)
             for k in by_page.get(i + 1, ()):
                 y = _entry_y(entries[k], page)
                 if y is not None:
@@ -351,8 +354,10 @@ def _blocks(pages: list[_PageData], heading_lines: list[dict[int, int]], vocab: 
                 out[-1] = Block(BlockKind.TEXT, join_lines([prev.text, item.text], vocab), prev.page, current,
                                 emphasis)
                 continue
-            # Bold entries of a contents page are chapter titles, not key terms.
-            out.append(Block(item.kind, item.text, pno, current, () if pno in toc_pages else item.emphasis))
+            if pno in toc_pages:  # bold entries are chapter titles, not key terms; "Figure 3.2 ... 57" is no caption
+                out.append(Block(item.kind, item.text, pno, current))
+            else:
+                out.append(Block(item.kind, item.text, pno, current, item.emphasis, item.label, item.frame))
     return out
 
 
@@ -378,6 +383,7 @@ def _page_items(page: _PageData, marks: dict[int, int], vocab: Vocabulary) -> li
             if mark >= 0:
                 items.append(mark)
     items.extend(build_paragraphs(run, vocab))
+    items = figures.mark_figures(items, page.pictures)
     for key, k in sorted(((key, k) for key, k in marks.items() if key < -1), key=lambda kv: kv[1]):
         y = page.entry_y.get(k)
         pos = 0

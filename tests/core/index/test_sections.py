@@ -72,8 +72,10 @@ def test_the_migration_backfills_libraries_made_before_it(tmp_path):
         db.execute("DROP TRIGGER section_fts_book_removed")
         db.execute("DROP TABLE section_fts")
         db.execute("DROP TABLE section_vectors")
-        db.execute("DROP INDEX chunks_role")  # and what migrations 7 and 8 added
+        db.execute("DROP INDEX chunks_role")  # and what migrations 7, 8 and 9 added
         db.execute("DROP INDEX chunks_pending")
+        db.execute("ALTER TABLE chunks DROP COLUMN label")
+        db.execute("ALTER TABLE chunks DROP COLUMN frame")
         db.execute("ALTER TABLE chunks DROP COLUMN pending")
         db.execute("ALTER TABLE books DROP COLUMN pending")
         db.execute("PRAGMA user_version = 5")  # as written by an earlier release
