@@ -82,6 +82,17 @@ def collect(libs: Path, rerankers: Path | None, books: list[str], limit: int) ->
     return out
 
 
+def _libraries_state(libs: Path, books: list[str]) -> dict[str, str]:
+    """What the cached features were collected from: each book's library path and chunk ids."""
+    state = {}
+    for book in books:
+        lib = book_library(libs, book)
+        count, top = lib.reader.execute("SELECT COUNT(*), MAX(id) FROM chunks").fetchone()
+        state[book] = f"{(Path(libs) / book).resolve()}:{count}:{top}"
+        lib.close()
+    return state
+
+
 def fit(data: dict, books: list[str], with_ce: bool) -> dict[str, float]:
     keep = [i for i, f in enumerate(FEATURES) if with_ce or f != "cross_encoder"]
     rows = [(np.array(r["x"])[:, keep], np.array(r["y"])) for b in books for r in data[b] if r["x"]]
@@ -138,10 +149,11 @@ def main() -> None:
     ap.add_argument("--cache", type=Path, default=Path("/tmp/lantern-fusion-features.json"))
     ap.add_argument("--fit", action="store_true", help="also print the weights fitted on all books")
     args = ap.parse_args()
-    if args.cache.exists():
-        data = json.loads(args.cache.read_text())
-    else:
+    made_from = _libraries_state(args.libs, args.books)
+    data = json.loads(args.cache.read_text()) if args.cache.exists() else {}
+    if data.get("made_from") != made_from:  # another library, or the same one re-imported: collect again
         data = collect(args.libs, args.rerankers, args.books, args.limit)
+        data["made_from"] = made_from
         args.cache.write_text(json.dumps(data))
     if args.fit:
         print("WEIGHTS_WITHOUT_CROSS_ENCODER =", fit(data, args.books, False))

@@ -293,7 +293,8 @@ class Library:
         try:
             hits = pipeline.find(question, k, search, chapters=chapters, pages=pages, roles=roles,
                                  printed_to_pages=printed, section_scores=section_scores,
-                                 rescorer=self.reranker if reranker is True else (reranker or None))
+                                 rescorer=self.reranker if reranker is True else (reranker or None),
+                                 labelled=lambda labels: self.retriever.labelled(labels, book_id))
             return self._with_pending_cosines(question, hits)
         finally:
             self._local.query_vectors = None

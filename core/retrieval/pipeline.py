@@ -8,10 +8,11 @@ them), then de-duplicates, diversifies and meets the plan's role quotas (``core.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
 from typing import Protocol
 
 from core.index import sections as section_index
-from core.models import Hit
+from core.models import Chunk, Hit
 from core.retrieval.plan import plan_query
 from core.retrieval.rescoring import Rescorer, rescore
 from core.retrieval.selection import select_hits
@@ -30,12 +31,14 @@ class ScopedSearch(Protocol):
 def find(question: str, k: int, search: ScopedSearch, *, chapters: tuple[str, ...] = (),
          pages: tuple[int, int] | None = None, roles: tuple[str, ...] = (),
          printed_to_pages: Callable[..., tuple[int, int] | None] | None = None,
-         rescorer: Rescorer | None = None, section_scores: SectionScores | None = None) -> list[Hit]:
+         rescorer: Rescorer | None = None, section_scores: SectionScores | None = None,
+         labelled: Callable[[list[str]], list[Chunk]] | None = None) -> list[Hit]:
     """The best ``k`` hits for ``question``.
 
     Scope from arguments wins over scope in the question; printed pages in the question ("pages
     40–60") become physical pages through ``printed_to_pages(first, last)`` (given when one book is
-    searched).  ``rescorer`` None skips re-scoring.
+    searched).  ``rescorer`` None skips re-scoring.  A figure or table the question names ("what does
+    Figure 3.2 show?") comes first when ``labelled(["Figure 3.2"])`` finds it.
     """
     plan = plan_query(question)
     chapters = tuple(chapters) or plan.scope.chapter_filter()
@@ -49,7 +52,25 @@ def find(question: str, k: int, search: ScopedSearch, *, chapters: tuple[str, ..
     if rescorer is not None:
         def stage(text: str, hits: list[Hit]) -> list[Hit]:
             return rescore(text, with_section_scores(text, hits, rescorer, section_scores), rescorer)
-    return select_hits(plan, bound, k, rescore=stage)
+    hits = select_hits(plan, bound, k, rescore=stage)
+    named = labelled(named_labels(plan.references)) if labelled is not None and plan.references else []
+    if not named:
+        return hits
+    ids = {c.id for c in named}
+    top = [Hit(rank=0, chunk=c, score=hits[0].score if hits else 1.0, stage_scores=()) for c in named]
+    rest = [h for h in hits if h.chunk.id not in ids]
+    return [replace(h, rank=i) for i, h in enumerate((top + rest)[:k], start=1)]
+
+
+def named_labels(references: Iterable[str]) -> list[str]:
+    """The figure and table labels among a plan's references: "fig. 3.2" -> "Figure 3.2", "tables 1" -> "Table 1"."""
+    out = []
+    for ref in references:
+        kind, _, num = ref.partition(" ")
+        word = "Figure" if kind.startswith("fig") else "Table" if kind.startswith("table") else None
+        if word and num:
+            out.append(f"{word} {num}")
+    return out
 
 
 def with_section_scores(text: str, hits: Sequence[Hit], rescorer: Rescorer,

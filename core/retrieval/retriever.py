@@ -178,6 +178,16 @@ class Retriever:
             hits.append(Hit(rank=rank, chunk=chunks[cid], score=float(score), stage_scores=stages))
         return hits
 
+    def labelled(self, labels: Sequence[str], book_id: str | None = None, limit: int = 2) -> list[Chunk]:
+        """The figures and tables a question names ("Figure 3.2"), up to ``limit`` per label, in book order."""
+        ids: list[int] = []
+        for label in labels:
+            sql = "SELECT id FROM chunks WHERE label = ? COLLATE NOCASE" + (" AND book_id = ?" if book_id else "")
+            ids += [r[0] for r in self.db.execute(sql + f" ORDER BY book_id, ordinal LIMIT {int(limit)}",
+                                                  [label] + ([book_id] if book_id else []))]
+        found = self.chunks(ids)
+        return [found[i] for i in ids if i in found]
+
     def chunks(self, ids: Sequence[int]) -> dict[int, Chunk]:
         """Load chunks by id (with printed page labels)."""
         rows = [row for i in range(0, len(ids), 500)  # SQLite caps the parameters of one statement

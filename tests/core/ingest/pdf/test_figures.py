@@ -101,3 +101,13 @@ def test_a_pdf_figure_and_ruled_table_become_labelled_framed_blocks(tmp_path):
     assert table.frame[2] - table.frame[0] >= 449  # the whole ruled table
     body = " ".join(b.text for b in book.blocks if not b.label)
     assert "kilometre" not in body and "red square" not in body  # each is in one block only
+
+
+def test_a_picture_is_the_chain_of_marks_touching_above_the_caption():
+    caption = (72.0, 400.0, 500.0, 410.0)
+    plot_frame, curve, legend = (100.0, 250.0, 450.0, 380.0), (120.0, 260.0, 440.0, 370.0), (300.0, 240.0, 400.0, 252.0)
+    rule_far_above = (72.0, 100.0, 540.0, 101.0)
+    marks = [rule_far_above, legend, curve, plot_frame]
+    assert nearest_picture(caption, marks) == (100.0, 240.0, 450.0, 380.0)
+    below = (100.0, 420.0, 450.0, 600.0)
+    assert nearest_picture(caption, [below, rule_far_above]) == below  # no picture above: the one below
