@@ -2,8 +2,10 @@
 
 markdown-it-py (CommonMark + GFM tables) does the block/inline parsing, so code fences, setext
 headings, nested lists and emphasis follow the spec.  The hand-written parts are small:
-YAML front matter, ``$$ ... $$`` display math (rewritten to a ``math`` fence before parsing so
-its underscores are not read as emphasis), and pipe tables without a ``|---|`` delimiter row.
+YAML front matter, math, and pipe tables without a ``|---|`` delimiter row.  Math is kept as LaTeX
+for the chat to render: ``$$ ... $$``/``\\[ ... \\]`` display blocks and ``math`` fences become
+EQUATION blocks reading ``$$ ... $$``; inline ``$...$`` and ``\\(...\\)`` stay in the text verbatim
+(both are rewritten before parsing, so ``*`` and ``\\`` inside them are not read as Markdown).
 """
 from __future__ import annotations
 
@@ -26,6 +28,10 @@ _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _MATH_FENCE = "~~~~~~~~~~ math"
 _TAG = re.compile(r"<[^>]*>|<!--.*?-->", re.S)
 _MATH_FENCE_INFO = {"math", "latex", "tex", "katex"}
+# Code spans (skipped) or inline math: "$$…$$", "\(…\)", or "$…$" by Pandoc's rule (a non-space after the
+# opening "$" and before the closing one, no digit right after it: "$5 and $10" is not math).
+_INLINE_MATH = re.compile(r"(?P<code>(`+).+?(?<!`)\2(?!`))|(?<![\\$])(?P<math>\$\$.+?\$\$|\\\(.+?\\\)"
+                          r"|\$(?=\S)(?:\\.|[^$\\])+?(?<=[^\s\\])\$(?!\d))")
 _CANCEL_EVERY = 500
 
 
@@ -124,10 +130,12 @@ def rewrite_display_math(text: str) -> str:
     lines = text.split("\n")
     out: list[str] = []
     fence: str | None = None
+    code = False
     i = 0
     while i < len(lines):
         line = lines[i]
         stripped = line.strip()
+        prev_code, code = code, False
         fm = _FENCE.match(line)
         if fence is not None:
             closes = fm and fm.group(1)[0] == fence[0] and len(fm.group(1)) >= len(fence)
@@ -142,8 +150,11 @@ def rewrite_display_math(text: str) -> str:
             i += 1
             continue
         opener = "$$" if stripped.startswith("$$") else "\\[" if stripped.startswith("\\[") else None
-        if opener is None or len(line) - len(line.lstrip()) > 3:
-            out.append(line)
+        indent = len(line) - len(line.lstrip())
+        if opener is None or indent > 3:
+            # An indented line after a blank one (or after such a line) is an indented code block.
+            code = indent > 3 and (i == 0 or not lines[i - 1].strip() or prev_code)
+            out.append(line if code else protect_inline_math(line))
             i += 1
             continue
         closer = "$$" if opener == "$$" else "\\]"
@@ -157,6 +168,17 @@ def rewrite_display_math(text: str) -> str:
         out.extend(["", _MATH_FENCE, body, _MATH_FENCE[:10], ""])
         i = end + 1
     return "\n".join(out)
+
+
+def protect_inline_math(line: str) -> str:
+    """Wrap each inline math span of a Markdown line in a code span, so markdown-it keeps it verbatim."""
+    def wrap(m: re.Match) -> str:
+        if m.group("code"):
+            return m.group(0)
+        math = m.group("math")
+        ticks = "`" * (max((len(r) for r in re.findall(r"`+", math)), default=0) + 1)
+        return f"{ticks} {math} {ticks}" if "`" in math else f"{ticks}{math}{ticks}"
+    return _INLINE_MATH.sub(wrap, line) if ("$" in line or "\\(" in line) else line
 
 
 def _find_math_end(lines: list[str], start: int, opener: str, closer: str) -> int | None:
@@ -201,8 +223,10 @@ def _walk(tokens: list[Token], start: int, end: int, events: list[Event], *, all
             i = _close_of(tokens, i) + 1
         elif t in ("fence", "code_block"):
             lang = tok.info.strip().split()[0].lower() if tok.info.strip() else ""
-            kind = BlockKind.EQUATION if lang in _MATH_FENCE_INFO else BlockKind.CODE
-            events.append(BlockEvent(kind, tok.content.rstrip("\n")))
+            if lang in _MATH_FENCE_INFO:
+                events.append(BlockEvent(BlockKind.EQUATION, _display_math(tok.content)))
+            else:
+                events.append(BlockEvent(BlockKind.CODE, tok.content.rstrip("\n")))
             i += 1
         elif t in ("bullet_list_open", "ordered_list_open"):
             close = _close_of(tokens, i)
@@ -223,6 +247,15 @@ def _walk(tokens: list[Token], start: int, end: int, events: list[Event], *, all
             i += 1
         else:  # hr, stray closers
             i += 1
+
+
+def _display_math(body: str) -> str:
+    """An EQUATION block's text: the TeX between ``$$`` delimiters (the GUI renders what they enclose)."""
+    tex = body.strip()
+    for opener, closer in (("$$", "$$"), ("\\[", "\\]")):
+        if tex.startswith(opener) and tex.endswith(closer) and len(tex) > len(opener) + len(closer):
+            tex = tex[len(opener):-len(closer)].strip()
+    return f"$$ {tex} $$"
 
 
 def _close_of(tokens: list[Token], i: int) -> int:

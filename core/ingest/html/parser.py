@@ -283,15 +283,19 @@ class BookHTMLParser(HTMLParser):
         self.events.append(HeadingEvent(_HEADINGS[tag], text))
 
     def _math_done(self, math: MathCapture) -> None:
-        text = math.text()
-        if not text:
+        """LaTeX into the text: display math is its own EQUATION block ``$$ … $$``, inline math ``\\( … \\)``
+        (in a list or table cell display math is inline too); a heading gets the plain text, as it becomes
+        a section title."""
+        latex = math.text()
+        if not latex:
             return
-        if math.display and not (self._list_depth or self._table_depth and not self._layout_table
-                                 or self._heading):
+        if self._heading is not None:
+            self._route(f" {math.plain() or latex} ")
+        elif math.display and not (self._list_depth or self._table_depth and not self._layout_table):
             self._flush()
-            self.events.append(BlockEvent(BlockKind.EQUATION, text))
+            self.events.append(BlockEvent(BlockKind.EQUATION, math.delimit(latex, True)))
         else:
-            self._route(f" {text} ")
+            self._route(f" {math.delimit(latex, False)} ")
 
     def _list_start(self, tag: str) -> None:
         if tag in _LISTS:

@@ -109,7 +109,7 @@ def test_block_kinds(book) -> None:
     code = [b.text for b in book.blocks if b.kind is BlockKind.CODE]
     assert code == ["# not a heading\ndef f():\n    return 1", "## also not a heading"]
     eq = [b.text for b in book.blocks if b.kind is BlockKind.EQUATION]
-    assert eq == ["x_1 = \\frac{a_2}{b}\n\ny = 2"]
+    assert eq == ["$$ x_1 = \\frac{a_2}{b}\n\ny = 2 $$"]
     tables = [b.text for b in book.blocks if b.kind is BlockKind.TABLE]
     assert tables[0] == "| Term | Meaning |\n| id | instinct |"
     assert tables[1].splitlines() == ["| Ranking | Occupation |", "| 1 | Management |"]
@@ -215,7 +215,7 @@ def test_rewrite_display_math_leaves_code_alone() -> None:
     assert out.startswith("```\n$$\nnot math\n$$\n```")
     events = parse_markdown(src)
     assert [e.kind for e in events if isinstance(e, BlockEvent)] == [BlockKind.CODE, BlockKind.EQUATION]
-    assert events[-1].text == "E = mc^2"
+    assert events[-1].text == "$$ E = mc^2 $$"
 
 
 def test_parse_markdown_events() -> None:

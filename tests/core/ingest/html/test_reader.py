@@ -79,7 +79,7 @@ def test_block_kinds_and_emphasis(book) -> None:
         by_kind.setdefault(b.kind, []).append(b.text)
     assert by_kind[BlockKind.CODE] == ["mass = 12.0  # <b> stays literal\nprint(mass)"]
     assert by_kind[BlockKind.TABLE] == ["| Element | Symbol |\n| Oxygen | O |"]
-    assert by_kind[BlockKind.EQUATION] == ["E = mc^2", "y = 2x"]
+    assert by_kind[BlockKind.EQUATION] == ["$$ E = mc^2 $$", "$$ y = 2x $$"]
     assert by_kind[BlockKind.LIST] == ["- proton charge\n- neutron\n  1. quarks",
                                       "- Isotope: same element, different mass"]
     first = book.blocks[0]
@@ -89,7 +89,7 @@ def test_block_kinds_and_emphasis(book) -> None:
     atom = next(b for b in book.blocks if b.text.startswith("An atom"))
     assert atom.text == "An atom is small. Inline text & entities." and atom.emphasis == ("atom",)
     inline = next(b for b in book.blocks if b.text.startswith("Inline"))
-    assert inline.text == "Inline x stays in the sentence."
+    assert inline.text == "Inline \\( x \\) stays in the sentence."
     lists = [b for b in book.blocks if b.kind is BlockKind.LIST]
     assert lists[0].emphasis == ("charge",) and lists[1].emphasis == ("Isotope",)
 
