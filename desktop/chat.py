@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (QHBoxLayout, QLineEdit, QListWidget, QListWidgetI
 from core.models import AnswerEvent, AnswerEventKind
 from desktop.conversations import CiteRecord, Conversation, ConversationStore, Turn
 from desktop.errors import show_error
+from desktop.math_render import MathStyle
 from desktop.scope_bar import ScopeBar
 from desktop.transcript import SourceCards, conversation_html
 from desktop.workers import AskRunner
@@ -239,7 +240,7 @@ class ChatPanel(QWidget):
         bar = self.transcript.verticalScrollBar()
         at_bottom = bar.value() >= bar.maximum() - 4
         turns = self.current.turns if self.current else []
-        self.transcript.setHtml(conversation_html(turns, self.palette()))
+        self.transcript.setHtml(conversation_html(turns, self.palette(), MathStyle.for_widget(self.transcript)))
         if at_bottom or self.streaming:
             bar.setValue(bar.maximum())
 

@@ -14,6 +14,8 @@ search-only answers, so the pictures show exactly what a first run shows.  Views
 question asked (``--question``) the moment it is searchable, answered while its meaning index fills in.
 ``--scanned PDF`` renders ``scanned-import.png`` (the queue while OCR reads a picture-only copy of PDF)
 and ``scanned-reader.png`` (the answer, its cited passage highlighted on the scanned page).
+``--equations`` renders ``equation-chat.png``: a small EPUB with MathML equations imported and a question
+about one of them answered, the formulas drawn in the answer, the quote and the sources.
 """
 from __future__ import annotations
 
@@ -33,6 +35,30 @@ from PySide6.QtWidgets import QApplication
 log = logging.getLogger("lantern.screenshots")
 
 QUESTION = "What is kinetic energy?"
+EQUATION_QUESTION = "How do I calculate the kinetic energy of a moving object?"
+_MATHML = 'xmlns="http://www.w3.org/1998/Math/MathML"'
+# A short physics and chemistry text whose formulas are MathML, as EPUB textbooks write them.
+EQUATION_CHAPTER = f"""<h1>Chapter 4: Energy and Gases</h1>
+<h2>4.1 Kinetic Energy</h2>
+<p>An object of mass <math {_MATHML}><mi>m</mi></math> moving at speed <math {_MATHML}><mi>v</mi></math> has
+kinetic energy <math {_MATHML}><msub><mi>E</mi><mi>k</mi></msub><mo>=</mo><mfrac><mn>1</mn><mn>2</mn></mfrac>
+<mi>m</mi><msup><mi>v</mi><mn>2</mn></msup></math>, measured in joules.</p>
+<p>Doubling the speed multiplies the kinetic energy by four, because the speed is squared.</p>
+<math {_MATHML} display="block"><msub><mi>E</mi><mi>k</mi></msub><mo>=</mo><mfrac><mrow><mi>m</mi>
+<msup><mi>v</mi><mn>2</mn></msup></mrow><mn>2</mn></mfrac><mo>=</mo><mfrac><msup><mi>p</mi><mn>2</mn></msup>
+<mrow><mn>2</mn><mi>m</mi></mrow></mfrac></math>
+<h2>4.2 The Ideal Gas Law</h2>
+<p>For an ideal gas, pressure, volume and temperature are linked by the ideal gas law
+<math {_MATHML}><mi>P</mi><mi>V</mi><mo>=</mo><mi>n</mi><mi>R</mi><mi>T</mi></math>, where
+<math {_MATHML}><mi>R</mi><mo>&#x2248;</mo><mn>8.314</mn><mtext>&#xA0;J/(mol&#xB7;K)</mtext></math> is the gas
+constant and the temperature <math {_MATHML}><mi>T</mi></math> is in kelvin.</p>
+<h2>4.3 Equilibrium</h2>
+<p>Ammonia is made from nitrogen and hydrogen in a reversible reaction,
+<math {_MATHML}><msub><mi mathvariant="normal">N</mi><mn>2</mn></msub><mo>+</mo><mn>3</mn><msub>
+<mi mathvariant="normal">H</mi><mn>2</mn></msub><mo>&#x21CC;</mo><mn>2</mn><mi mathvariant="normal">N</mi>
+<msub><mi mathvariant="normal">H</mi><mn>3</mn></msub></math>, which releases
+<math {_MATHML}><mi>&#x394;</mi><mi>H</mi><mo>=</mo><mo>&#x2212;</mo><mn>92</mn><mtext>&#xA0;kJ/mol</mtext></math>
+of heat.</p>"""
 
 
 def wait_until(app: QApplication, predicate: Callable[[], bool], timeout: float = 120.0) -> None:
@@ -242,6 +268,44 @@ def scanned_book(out: Path, pdf: Path, question: str, *, asker_factory=None,
         return paths
 
 
+def equation_book(path: Path, chapter: str = EQUATION_CHAPTER) -> Path:
+    """A one-chapter EPUB 3 (nav document included) whose body is ``chapter``."""
+    import zipfile
+    opf = ('<?xml version="1.0" encoding="UTF-8"?><package xmlns="http://www.idpf.org/2007/opf" version="3.0" '
+           'unique-identifier="id"><metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:identifier id="id">'
+           "urn:lantern:equations</dc:identifier><dc:title>Energy and Gases</dc:title><dc:creator>Lantern</dc:creator>"
+           '<dc:language>en</dc:language></metadata><manifest><item id="c" href="ch.xhtml" '
+           'media-type="application/xhtml+xml" properties="mathml"/><item id="nav" href="nav.xhtml" '
+           'media-type="application/xhtml+xml" properties="nav"/></manifest><spine><itemref idref="c"/></spine>'
+           "</package>")
+    xhtml = ('<?xml version="1.0" encoding="UTF-8"?><html xmlns="http://www.w3.org/1999/xhtml"><head><title>'
+             "Energy and Gases</title></head><body>{}</body></html>")
+    nav = ('<nav xmlns:epub="http://www.idpf.org/2007/ops" epub:type="toc"><ol><li><a href="ch.xhtml">'
+           "Chapter 4: Energy and Gases</a></li></ol></nav>")
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr(zipfile.ZipInfo("mimetype"), "application/epub+zip", compress_type=zipfile.ZIP_STORED)
+        z.writestr("META-INF/container.xml", '<?xml version="1.0"?><container version="1.0" xmlns="urn:oasis:'
+                   'names:tc:opendocument:xmlns:container"><rootfiles><rootfile full-path="OEBPS/content.opf" '
+                   'media-type="application/oebps-package+xml"/></rootfiles></container>')
+        z.writestr("OEBPS/content.opf", opf)
+        z.writestr("OEBPS/nav.xhtml", xhtml.format(nav))
+        z.writestr("OEBPS/ch.xhtml", xhtml.format(chapter))
+    return path
+
+
+def equation_chat(out: Path, question: str = EQUATION_QUESTION, *, asker_factory=None,
+                  size: tuple[int, int] = (1420, 860)) -> Path:
+    """Import ``equation_book`` and ask ``question``: ``equation-chat.png`` shows the formulas drawn in the
+    answer, the "From the book" quote and the source cards."""
+    out.mkdir(parents=True, exist_ok=True)
+    with fresh_window(size, asker_factory=asker_factory) as (app, window, root):
+        window.import_files([equation_book(root / "energy-and-gases.epub")])
+        wait_until(app, lambda: window.imports.pending() == 0, timeout=600)
+        window.import_panel.clear_finished()
+        _ask(app, window, question, timeout=600)
+        return grab(app, window, out / "equation-chat.png")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m desktop.screenshots", description=__doc__.split("\n")[0])
     parser.add_argument("--out", default=str(Path(__file__).resolve().parent.parent / "docs"), metavar="DIR")
@@ -249,7 +313,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--indexing", metavar="PDF", help="only ask-while-indexing.png, with this book")
     parser.add_argument("--scanned", metavar="PDF", help="only scanned-import.png and scanned-reader.png: a "
                         "picture-only copy of this PDF read by OCR")
-    parser.add_argument("--question", default=QUESTION, help="the question asked with --indexing/--scanned")
+    parser.add_argument("--equations", action="store_true", help="only equation-chat.png: an EPUB with MathML "
+                        "equations imported and a question about one answered")
+    parser.add_argument("--question", default=None, help="the question asked with --indexing/--scanned/--equations")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s")
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -258,6 +324,11 @@ def main(argv: list[str] | None = None) -> int:
         from desktop.app import build_asker
         from desktop.settings import AppSettings
         factory = lambda library: build_asker(library, AppSettings())  # noqa: E731 - the bundled default model
+    if args.equations:
+        path = equation_chat(Path(args.out), args.question or EQUATION_QUESTION, asker_factory=factory)
+        sys.stdout.write(f"{path}\n")
+        return 0
+    args.question = args.question or QUESTION
     if args.scanned:
         for path in scanned_book(Path(args.out), Path(args.scanned), args.question, asker_factory=factory):
             sys.stdout.write(f"{path}\n")

@@ -1,6 +1,8 @@
 """Rendering a conversation: answers as HTML with ``[n]`` markers turned into citation chips, and source cards.
 
-Links use private schemes handled by the chat pane (never navigated):
+Formulas (LaTeX kept from the book: ``$$ … $$``, ``\\( … \\)``, ``$ … $``) in answers, quotes and
+source passages are drawn as images (``math_render``).  Links use private schemes handled by the chat
+pane (never navigated):
 ``cite:<turn>:<n>`` opens the reader at a citation, ``section:<turn>:<i>`` a refused answer's
 nearest section.  Colours come from the palette, so light and dark themes both read well.
 """
@@ -10,11 +12,12 @@ import html
 import re
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QColor, QPalette
+from PySide6.QtGui import QColor, QGuiApplication, QPalette
 from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QVBoxLayout, QWidget
 
 from core.answer.attribution import UNSUPPORTED_LABEL
 from desktop.conversations import CiteRecord, Turn
+from desktop.math_render import MathStash, MathStyle, clip, math_html
 
 MARKER = re.compile(r"\[(\d+(?:\s*[,;]\s*\d+)*)\]")
 _BOLD = re.compile(r"\*\*(.+?)\*\*")
@@ -48,34 +51,44 @@ def chip(turn_index: int, record: CiteRecord | None, n: int, colors: tuple[str, 
             f' text-decoration:none;">&nbsp;{n}{page}&nbsp;</a>')
 
 
-def answer_html(turn: Turn, turn_index: int, colors: tuple[str, str], muted: str = "#808080") -> str:
-    """The answer text as HTML: escaped, paragraphs kept, ``**bold**`` honoured, markers as chips, and each
-    sentence no source supports greyed with "(not found in your book)" after it."""
+def math_style(palette: QPalette, color: str | None = None) -> MathStyle:
+    """Formulas in the application's font on the primary screen, in ``palette``'s text colour (or ``color``)."""
+    screen = QGuiApplication.primaryScreen()
+    return MathStyle.for_font(QGuiApplication.font(), color or palette.color(QPalette.ColorRole.Text).name(),
+                              screen.devicePixelRatio() if screen else 1.0)
+
+
+def answer_html(turn: Turn, turn_index: int, colors: tuple[str, str], muted: str = "#808080",
+                style: MathStyle = MathStyle()) -> str:
+    """The answer text as HTML: escaped, paragraphs kept, ``**bold**`` honoured, markers as chips, formulas
+    drawn, and each sentence no source supports greyed with "(not found in your book)" after it."""
     def replace(m: re.Match) -> str:
         ns = [int(x) for x in re.split(r"\s*[,;]\s*", m.group(1))]
         return "".join(chip(turn_index, turn.cite(n), n, colors) for n in ns)
 
-    text = html.escape(turn.answer)
+    stash = MathStash()  # formulas out of the way of escaping, "**", "[n]" (as in "\sqrt[3]{x}")
+    text = html.escape(stash.hide(turn.answer))
     for sentence in dict.fromkeys(turn.unsupported):
-        escaped = html.escape(sentence)
+        escaped = html.escape(stash.hide(sentence))
         text = text.replace(escaped, f'<span style="color:{muted}" title="No source supports this sentence">'
                                      f'{escaped} <i>({UNSUPPORTED_LABEL})</i></span>', 1)
     text = _BOLD.sub(r"<b>\1</b>", text)
     text = MARKER.sub(replace, text)
-    return "<br>".join(text.split("\n"))
+    return stash.reveal("<br>".join(text.split("\n")), style)
 
 
-def turn_html(turn: Turn, index: int, palette: QPalette) -> str:
+def turn_html(turn: Turn, index: int, palette: QPalette, style: MathStyle | None = None) -> str:
     """A question and its answer (with state notes: declined, stopped, error, extractive)."""
     colors = chip_colors(palette)
     muted = muted_color(palette)
+    style = style or math_style(palette)
     parts = [f'<p style="margin-top:14px"><b>You:</b> {html.escape(turn.question)}'
              f' <span style="color:{muted}">· {html.escape(turn.scope)}</span></p>']
     if turn.preview is not None and not turn.refused:
         p = turn.preview
         parts.append(f'<p style="margin-left:12px"><span style="color:{muted}"><i>From the book:</i></span> '
-                     f'\u201c{html.escape(p.quote)}\u201d {chip(index, p, p.n, colors, "preview")}</p>')
-    body = answer_html(turn, index, colors, muted) if turn.answer else (
+                     f'\u201c{math_html(clip(p.quote, 400), style)}\u201d {chip(index, p, p.n, colors, "preview")}</p>')
+    body = answer_html(turn, index, colors, muted, style) if turn.answer else (
         f'<span style="color:{muted}">Searching your books…</span>' if turn.state == "streaming" else "")
     parts.append(f"<p><b>Lantern:</b> {body}</p>")
     if turn.refused and turn.nearest_sections:
@@ -102,11 +115,13 @@ def turn_html(turn: Turn, index: int, palette: QPalette) -> str:
     return "\n".join(parts)
 
 
-def conversation_html(turns: list[Turn], palette: QPalette) -> str:
+def conversation_html(turns: list[Turn], palette: QPalette, style: MathStyle | None = None) -> str:
+    """The whole conversation; ``style`` draws formulas in the transcript's own font (default: the app's)."""
     if not turns:
         return ("<p>Ask a question about your books. Answers cite the chapter, section and page; "
                 "click a citation to open the page.</p>")
-    return "\n".join(turn_html(t, i, palette) for i, t in enumerate(turns))
+    style = style or math_style(palette)
+    return "\n".join(turn_html(t, i, palette, style) for i, t in enumerate(turns))
 
 
 class SourceCard(QFrame):
@@ -122,10 +137,11 @@ class SourceCard(QFrame):
         self.setToolTip("Open this passage in the reader")
         head = QLabel(f"<b>[{record.n}]</b> {html.escape(record.label)}")
         head.setWordWrap(True)
-        snippet = record.snippet if len(record.snippet) < 240 else record.snippet[:237].rsplit(" ", 1)[0] + "…"
-        body = QLabel(snippet)
+        body = QLabel()
         body.setWordWrap(True)
         body.setForegroundRole(QPalette.ColorRole.PlaceholderText)
+        body.setTextFormat(Qt.TextFormat.RichText)  # escaped text with formula images
+        body.setText(math_html(clip(record.snippet, 237), MathStyle.for_widget(body, muted_color(self.palette()))))
         box = QVBoxLayout(self)
         box.setContentsMargins(8, 6, 8, 6)
         box.setSpacing(2)
