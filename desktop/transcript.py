@@ -74,7 +74,8 @@ def answer_html(turn: Turn, turn_index: int, colors: tuple[str, str], muted: str
                                      f'{escaped} <i>({UNSUPPORTED_LABEL})</i></span>', 1)
     text = _BOLD.sub(r"<b>\1</b>", text)
     text = MARKER.sub(replace, text)
-    return stash.reveal("<br>".join(text.split("\n")), style)
+    # A display formula brings its own line breaks: with the blank lines around it there would be three.
+    return re.sub(r"(?:<br>){3,}", "<br><br>", stash.reveal("<br>".join(text.split("\n")), style))
 
 
 def turn_html(turn: Turn, index: int, palette: QPalette, style: MathStyle | None = None) -> str:

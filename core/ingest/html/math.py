@@ -195,7 +195,8 @@ def _row(kids: Sequence[MathNode]) -> str:
         if romans:
             parts.append(f"\\mathrm{{{''.join(romans)}}}")
             romans = []
-        parts.append(_mo(kid, first=not parts) if kid.tag == "mo" else _tex(kid))
+        unary = i == 0 or kids[i - 1].tag == "mo" and kids[i - 1].text().strip() not in ")]}|"  # "= -92"
+        parts.append(_mo(kid, first=unary) if kid.tag == "mo" else _tex(kid))
     if romans:
         parts.append(f"\\mathrm{{{''.join(romans)}}}")
     return _join(parts)

@@ -58,6 +58,8 @@ SPEED = (f"<math {NS}><msub><mi>v</mi><mtext>avg</mtext></msub><mo>=</mo><mfrac>
      "<mi>sin</mi><mi>x</mi></mrow><mi>x</mi></mfrac></math>", r"\lim_{x \rightarrow 0}\frac{\sin x}{x}"),
     (f"<math {NS}><mi>&#x394;</mi><msup><mi>H</mi><mo>&#xB0;</mo></msup><mo>=</mo><mn>&#x2212;92</mn>"
      "<mtext>&#xA0;kJ</mtext></math>", r"\Delta H^\circ = -92\text{ kJ}"),
+    (f"<math {NS}><mi>y</mi><mo>=</mo><mo>&#x2212;</mo><mn>3</mn><mo>(</mo><mo>&#x2212;</mo><mi>x</mi><mo>)</mo>"
+     "<mo>&#x2212;</mo><mn>1</mn></math>", "y = -3(-x) - 1"),
 ])
 def test_mathml_structure_becomes_latex(markup: str, latex: str) -> None:
     assert mathml_to_latex(markup) == latex
