@@ -204,6 +204,7 @@ def build_sources(hits: Sequence[Hit | Chunk], *, book_titles: Mapping[str, str]
     each hit).  A hit already inside an earlier source's passage is skipped, so no text is given
     twice.  Each passage gets up to ``per_source_tokens``; with ``total_tokens`` the sum of passages
     stays within it (a last passage is shortened; sources stop when under ``min_source_tokens`` remain).
+    A figure or table hit (``Chunk.label``) is its own text, outside that sum.
     The label shows the printed pages the whole passage spans.
     """
     titles = book_titles or {}
@@ -218,13 +219,20 @@ def build_sources(hits: Sequence[Hit | Chunk], *, book_titles: Mapping[str, str]
         if max_sources is not None and len(out) >= max_sources:
             break
         budget = per_source_tokens if remaining is None else min(per_source_tokens, remaining)
-        if remaining is not None and budget < min_source_tokens and out:
-            break
-        text, used = expand_passage(chunk, pool, max(budget, 1), count_tokens)
+        if chunk.label:
+            # A figure's caption or a table answers on its own and is the thing to cite: it gets its own
+            # room (not what the prose before it left over) and no neighbours around it.
+            room = max(per_source_tokens, total_tokens or 0)  # a table's rows are its answer: more room
+            text = truncate_to_tokens(chunk.text, room, count_tokens) or chunk.text
+            used: tuple[Chunk, ...] = (chunk,)
+        elif remaining is not None and budget < min_source_tokens and out:
+            continue
+        else:
+            text, used = expand_passage(chunk, pool, max(budget, 1), count_tokens)
         if not text.strip():
             continue
         covered.update(c.id for c in used)
-        if remaining is not None:
+        if remaining is not None and not chunk.label:
             remaining -= count_tokens(text)
         # A figure or table is cited at its own page, whatever prose the passage adds around it.
         first = chunk if chunk.label else min(used, key=lambda c: c.page_start)

@@ -138,3 +138,23 @@ def src(n: int, text: str, label: str = "Book › Chapter 1 › 1.1 Intro, p. 3"
 @pytest.mark.parametrize("text,expected", [("", 0), ("word", 2), ("a b c d e f", 8), ("x" * 40, 10)])
 def test_approx_tokens(text: str, expected: int):
     assert approx_tokens(text) == expected
+
+
+def test_a_figure_or_table_hit_is_its_own_source_with_its_own_room():
+    from dataclasses import replace
+    table = replace(chunk(9, "| Sleep needs |\n| 14–17 years | 8–10 hours |", ordinal=6), label="Table: Sleep needs")
+    sources = build_sources([SECTION[1], table], neighbours=[*SECTION, table], count_tokens=words,
+                            per_source_tokens=12, total_tokens=12)
+    assert [s.chunk.id for s in sources] == [2, 9]  # the prose used up the budget; the table still comes
+    assert sources[1].text == table.text and sources[1].label.endswith("› Table: Sleep needs, p. 45")
+    assert S5 not in sources[1].text  # no neighbours grown around it
+
+
+def test_trimming_keeps_a_figure_or_table_source():
+    from dataclasses import replace
+    from core.answer.replies import trim_sources
+    table = replace(chunk(9, "| 14–17 years | 8–10 hours |"), label="Table 4.1")
+    sources = (Source(1, SECTION[0], SECTION[0].text, "a"), Source(2, SECTION[1], SECTION[1].text, "b"),
+               Source(3, table, table.text, "c"))
+    kept = trim_sources(sources, {1: ("x", 0.9), 2: ("y", 0.1), 3: ("z", 0.05)})
+    assert [s.chunk.id for s in kept] == [1, 9] and [s.n for s in kept] == [1, 2]
