@@ -19,6 +19,8 @@ import pymupdf
 
 from core.errors import CorruptFileError, DrmProtectedError, EmptyDocumentError, TooLargeError, UnreadablePathError
 from core.ingest.flow import classify_heading, clean_emphasis, section_fields
+from core.ingest.captions import label_blocks
+from core.ingest.epub_math import insert_math, spine_math
 from core.ingest.tree import finalize_sections
 from core.models import Block, BlockKind, Page, ParsedBook, SectionNode, SourceFormat
 from core.progress import CancelFn, ProgressFn, check_cancel
@@ -79,6 +81,7 @@ def _read_open(doc: pymupdf.Document, path: Path, progress: ProgressFn, cancel: 
             progress("reading pages", pno, n)
         raw.extend(page_blocks(doc[pno], pno + 1))
     progress("reading pages", n, n)
+    put_math(path, raw)
     if not any(b.text.strip() for b in raw):
         raise EmptyDocumentError(f"{path.name} contains no readable text.")
     toc = doc.get_toc(simple=True)
@@ -94,7 +97,7 @@ def _read_open(doc: pymupdf.Document, path: Path, progress: ProgressFn, cancel: 
         source_format=SourceFormat.EPUB,
         pages=tuple(Page(i, str(i)) for i in range(1, n + 1)),
         sections=finalize_sections(sections, n),
-        blocks=tuple(blocks),
+        blocks=tuple(label_blocks(blocks)),
         authors=authors,
         metadata=metadata,
         paginated=True,
@@ -149,6 +152,20 @@ def _content_encrypted(zf: zipfile.ZipFile) -> bool:
         if algo not in _FONT_OBFUSCATION and not uri.lower().endswith(_FONT_EXT):
             return True
     return False
+
+
+def put_math(path: Path, raw: list[_RawBlock]) -> None:
+    """LaTeX in place of the run-together token text PyMuPDF prints for each MathML formula ("Ek=12mv2");
+    a block that is one display formula becomes an EQUATION block reading ``$$ … $$``."""
+    maths = spine_math(path)
+    if not maths:
+        return
+    body = [b for b in raw if b.kind is not BlockKind.CODE]
+    for block, text in zip(body, insert_math([b.text for b in body], maths)):
+        if text != block.text:
+            block.text = text
+            if text.startswith("$$") and text.endswith("$$") and text.count("$$") == 2:
+                block.kind = BlockKind.EQUATION
 
 
 def page_blocks(page: pymupdf.Page, pno: int) -> list[_RawBlock]:

@@ -107,7 +107,8 @@ class BookHTMLParser(HTMLParser):
         elif tag in _SECTIONING:
             self._sectioning += 1
         if tag == "math" or is_display_math(a):
-            self._math = MathCapture(tag, tag != "math" or a.get("display") == "block" or a.get("mode") == "display")
+            self._math = MathCapture(tag, tag != "math" or a.get("display") == "block" or a.get("mode") == "display",
+                                     a)
         elif self._list_depth:
             self._list_start(tag)
         elif self._table_depth:

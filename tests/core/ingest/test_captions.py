@@ -35,3 +35,17 @@ def test_markdown_captions_become_labelled_blocks(tmp_path):
     assert labelled == [(BlockKind.TABLE, "Table 1.1"), (BlockKind.FIGURE, "Figure 1.2")]
     table = next(b for b in book.blocks if b.label == "Table 1.1")
     assert "km | 1000" in table.text and table.text.startswith("Table 1.1: Units of length")
+
+
+def test_epub_figcaptions_are_labelled(tmp_path):
+    from core.ingest.epub import read as read_epub
+    from tests.core.ingest.epub_fixture import write_epub
+    body = ("<p>Water moves between the sea, the air and the land.</p>"
+            "<figure><img src='x.png' alt=''/><figcaption>Figure 4.2 The water cycle.</figcaption></figure>"
+            "<p>Rain falls when clouds cool.</p>")
+    import pymupdf
+    png = pymupdf.Pixmap(pymupdf.csRGB, pymupdf.IRect(0, 0, 40, 30), False).tobytes("png")
+    epub = write_epub(tmp_path / "water.epub", [("Chapter 4: Water", body, [])], extra={"OEBPS/x.png": png})
+    book = read_epub(epub, no_progress, None)
+    assert [(b.kind, b.label, b.text) for b in book.blocks if b.label] == [
+        (BlockKind.FIGURE, "Figure 4.2", "Figure 4.2 The water cycle.")]

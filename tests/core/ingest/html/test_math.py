@@ -8,7 +8,7 @@ import pymupdf
 import pytest
 
 from core.ingest.epub import page_blocks
-from core.ingest.html.math import MathText, epub_math, insert_math, mathml_to_latex
+from core.ingest.epub_math import MathText, epub_math, insert_math, mathml_to_latex
 from core.ingest.html.parser import BookHTMLParser
 from core.ingest.flow import BlockEvent
 from core.ingest.read import read_book
@@ -122,3 +122,14 @@ def test_insert_math_needs_context_for_short_formulas_and_skips_lost_ones() -> N
     assert insert_math(texts, [a, lost, x]) == [r"Take a ruler: the constant \( a \) is fixed.",
                                                 r"Its square \( x^2 \) grows."]
     assert insert_math(["Nothing to see."], [a]) == ["Nothing to see."]
+
+
+def test_html_import_uses_a_math_elements_alttext(tmp_path) -> None:
+    from core.ingest.html.reader import read as read_html
+    from core.progress import no_progress
+    page = tmp_path / "pythagoras.html"
+    page.write_text(f'<html><body><h1>Triangles</h1><p>For a right triangle '
+                    f'<math {NS} alttext="a^2 + b^2 = c^2"><mi>a</mi></math> holds.</p></body></html>',
+                    encoding="utf-8")
+    text = " ".join(b.text for b in read_html(page, no_progress, None).blocks)
+    assert r"\( a^2 + b^2 = c^2 \)" in text
