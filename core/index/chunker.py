@@ -39,8 +39,10 @@ from core.progress import CancelFn, ProgressFn, check_cancel
 
 log = logging.getLogger(__name__)
 
-CHUNKER_VERSION = "late-2"
-"""Bump on any change that alters chunk boundaries, texts or vectors (the index manifest checks it)."""
+CHUNKER_VERSION = "late-1"
+"""Bump only when stored vectors no longer fit this code: the index manifest then refuses a library built
+before (its books must be imported again).  Where chunks are cut needs no bump: a segment cut differently
+has another key (``chunk_reuse``), and a book imported before keeps its chunks until it is imported again."""
 
 
 @dataclass

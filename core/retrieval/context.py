@@ -194,6 +194,39 @@ def truncate_to_tokens(text: str, max_tokens: int, count_tokens: CountTokens = a
     return text[:spans[cut - 1].end()] + ELLIPSIS
 
 
+def _cells(line: str) -> list[str]:
+    inner = line.strip()
+    if inner.startswith("|") and inner.endswith("|"):
+        inner = inner[1:-1]
+    return [" ".join(c.split()) for c in inner.split("|")]
+
+
+def table_sentences(text: str) -> str:
+    """A table's rows as sentences that name their columns: "Age 14–17 years: Recommended 8–10 hours; ...".
+
+    Small models misread a grid of ``| a | b |`` rows (which column a number is in); a row that says its
+    headers is read like prose.  Lines that are not rows of the header's width (a caption, a title row)
+    stay as they are.
+    """
+    out: list[str] = []
+    header: list[str] | None = None
+    for line in text.split("\n"):
+        cells = _cells(line) if "|" in line else []
+        if len(cells) < 2 or all(set(c) <= set("-: ") for c in cells):
+            if not cells or any(c.strip("-: ") for c in cells):
+                out.append(" ".join(c for c in cells if c) if cells else line)
+            continue
+        if header is None:
+            header = cells
+            continue
+        if len(cells) != len(header):
+            out.append(" ".join(c for c in cells if c))
+            continue
+        pairs = "; ".join(f"{h} {v}".strip() for h, v in zip(header[1:], cells[1:]) if v)
+        out.append(f"{header[0]} {cells[0]}".strip() + (f": {pairs}." if pairs else "."))
+    return "\n".join(x for x in out if x.strip())
+
+
 def build_sources(hits: Sequence[Hit | Chunk], *, book_titles: Mapping[str, str] | None = None,
                   neighbours: Iterable[Chunk] = (), count_tokens: CountTokens = approx_tokens,
                   per_source_tokens: int = 350, total_tokens: int | None = None,
@@ -223,7 +256,8 @@ def build_sources(hits: Sequence[Hit | Chunk], *, book_titles: Mapping[str, str]
             # A figure's caption or a table answers on its own and is the thing to cite: it gets its own
             # room (not what the prose before it left over) and no neighbours around it.
             room = max(per_source_tokens, total_tokens or 0)  # a table's rows are its answer: more room
-            text = truncate_to_tokens(chunk.text, room, count_tokens) or chunk.text
+            body = table_sentences(chunk.text) if chunk.label.startswith("Table") else chunk.text
+            text = truncate_to_tokens(body, room, count_tokens) or body
             used: tuple[Chunk, ...] = (chunk,)
         elif remaining is not None and budget < min_source_tokens and out:
             continue
@@ -246,4 +280,4 @@ def build_sources(hits: Sequence[Hit | Chunk], *, book_titles: Mapping[str, str]
 
 
 __all__ = ["CountTokens", "approx_tokens", "build_sources", "expand_passage", "expand_small_to_big",
-           "merge_overlap", "page_span", "source_label", "truncate_to_tokens"]
+           "merge_overlap", "page_span", "source_label", "table_sentences", "truncate_to_tokens"]

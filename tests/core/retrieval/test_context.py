@@ -158,3 +158,14 @@ def test_trimming_keeps_a_figure_or_table_source():
                Source(3, table, table.text, "c"))
     kept = trim_sources(sources, {1: ("x", 0.9), 2: ("y", 0.1), 3: ("z", 0.05)})
     assert [s.chunk.id for s in kept] == [1, 9] and [s.n for s in kept] == [1, 2]
+
+
+def test_table_sentences_name_each_value_by_its_column():
+    from core.retrieval.context import table_sentences
+    grid = ("| Sleep Needs at Different Ages |\n| Age | Recommended | May be appropriate |\n| --- | --- | --- |\n"
+            "| 14–17 years | 8–10 hours | 7 hours |\n| 18–25 years | 7–9 hours |")
+    assert table_sentences(grid).splitlines() == [
+        "Sleep Needs at Different Ages",
+        "Age 14–17 years: Recommended 8–10 hours; May be appropriate 7 hours.",
+        "18–25 years 7–9 hours"]  # a row of another width is kept as its cells
+    assert table_sentences("Table 2.1: Units\nUnit | Metres\nkm | 1000") == "Table 2.1: Units\nUnit km: Metres 1000."
