@@ -210,6 +210,7 @@ def table_sentences(text: str) -> str:
     """
     out: list[str] = []
     header: list[str] | None = None
+    at, named = 0, False  # where the header was; whether a row named its columns
     for line in text.split("\n"):
         cells = _cells(line) if "|" in line else []
         if len(cells) < 2 or all(set(c) <= set("-: ") for c in cells):
@@ -218,12 +219,17 @@ def table_sentences(text: str) -> str:
             continue
         if header is None:
             header = cells
+            out.append("")  # the header's place, filled below if no row ever names it
+            at = len(out) - 1
             continue
         if len(cells) != len(header):
             out.append(" ".join(c for c in cells if c))
             continue
         pairs = "; ".join(f"{h} {v}".strip() for h, v in zip(header[1:], cells[1:]) if v)
         out.append(f"{header[0]} {cells[0]}".strip() + (f": {pairs}." if pairs else "."))
+        named = True
+    if header is not None and not named:
+        out[at] = " | ".join(header)  # a header with no rows under it is a row like any other
     return "\n".join(x for x in out if x.strip())
 
 

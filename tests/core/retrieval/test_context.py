@@ -142,11 +142,13 @@ def test_approx_tokens(text: str, expected: int):
 
 def test_a_figure_or_table_hit_is_its_own_source_with_its_own_room():
     from dataclasses import replace
-    table = replace(chunk(9, "| Sleep needs |\n| 14–17 years | 8–10 hours |", ordinal=6), label="Table: Sleep needs")
+    table = replace(chunk(9, "| Sleep needs |\n| Age | Hours |\n| 14–17 years | 8–10 hours |", ordinal=6),
+                    label="Table: Sleep needs")
     sources = build_sources([SECTION[1], table], neighbours=[*SECTION, table], count_tokens=words,
-                            per_source_tokens=12, total_tokens=12)
+                            per_source_tokens=10, total_tokens=10)
     assert [s.chunk.id for s in sources] == [2, 9]  # the prose used up the budget; the table still comes
-    assert sources[1].text == table.text and sources[1].label.endswith("› Table: Sleep needs, p. 45")
+    assert sources[1].text == "Sleep needs\nAge 14–17 years: Hours 8–10 hours."  # the whole table, as sentences
+    assert sources[1].label.endswith("› Table: Sleep needs, p. 45")
     assert S5 not in sources[1].text  # no neighbours grown around it
 
 
