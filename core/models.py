@@ -280,6 +280,7 @@ class Citation:
     label: str = ""  # "Book › Chapter 2 › 2.3 Title, p. 9" (the source's label)
     support: float = 0.0  # how strongly the quote supports the answer sentences citing it (0..1)
     frame: Frame | None = None  # a cited figure or table: its rectangle on ``page_start``
+    figure: str = ""  # ...and what the book calls it: "Figure 3.2" (the chip reads "1 · Figure 3.2, p. 57")
 
 
 @dataclass(frozen=True)

@@ -38,6 +38,7 @@ class CiteRecord:
     quote: str = ""
     chunk_id: int = 0
     frame: Frame | None = None  # a cited figure or table: outlined on ``page_start`` in the reader
+    figure: str = ""  # ...and its label, "Figure 3.2", shown on the chip
 
     @classmethod
     def from_source(cls, s: Source) -> "CiteRecord":
@@ -45,7 +46,8 @@ class CiteRecord:
         snippet = " ".join(s.text.split())
         return cls(n=s.n, book_id=c.book_id, page_start=c.page_start, page_end=c.page_end,
                    printed_page=c.printed_page_start, section_title=c.section_title, label=s.label,
-                   snippet=snippet[:320], quote=" ".join(c.text.split())[:200], chunk_id=c.id, frame=c.frame)
+                   snippet=snippet[:320], quote=" ".join(c.text.split())[:200], chunk_id=c.id, frame=c.frame,
+                   figure=c.label)
 
     def with_citation(self, c: Citation) -> "CiteRecord":
         """This record with the answer's own citation (its page and verbatim quote) applied."""
@@ -53,7 +55,7 @@ class CiteRecord:
                                    printed_page=c.printed_page or self.printed_page,
                                    section_title=c.section_title or self.section_title,
                                    quote=c.quote or self.quote, chunk_id=c.chunk_id, book_id=c.book_id,
-                                   frame=c.frame)
+                                   frame=c.frame, figure=c.figure)
 
 
 @dataclass

@@ -268,6 +268,26 @@ def scanned_book(out: Path, pdf: Path, question: str, *, asker_factory=None,
         return paths
 
 
+def figure_reader(out: Path, pdf: Path, question: str, *, asker_factory=None,
+                  size: tuple[int, int] = (1420, 860)) -> Path:
+    """Import ``pdf``, ask ``question`` and open the first cited figure or table: ``figure-reader.png`` shows
+    the citation "… › Figure 15.1, p. 332" and the reader with the figure outlined."""
+    out.mkdir(parents=True, exist_ok=True)
+    with fresh_window(size, asker_factory=asker_factory) as (app, window, _root):
+        window.import_files([pdf])
+        wait_until(app, lambda: window.imports.pending() == 0, timeout=900)
+        window.import_panel.clear_finished()
+        _ask(app, window, question, timeout=600)
+        turn = window.chat.current.turns[-1]
+        framed = next((s for s in turn.sources if s.frame is not None), None)
+        if framed is None:
+            _open_first_citation(window)
+        else:
+            window.open_citation(framed)
+        settle(app, 300)
+        return grab(app, window, out / "figure-reader.png")
+
+
 def equation_book(path: Path, chapter: str = EQUATION_CHAPTER) -> Path:
     """A one-chapter EPUB 3 (nav document included) whose body is ``chapter``."""
     import zipfile
@@ -315,7 +335,10 @@ def main(argv: list[str] | None = None) -> int:
                         "picture-only copy of this PDF read by OCR")
     parser.add_argument("--equations", action="store_true", help="only equation-chat.png: an EPUB with MathML "
                         "equations imported and a question about one answered")
-    parser.add_argument("--question", default=None, help="the question asked with --indexing/--scanned/--equations")
+    parser.add_argument("--figure", metavar="PDF", help="only figure-reader.png: this PDF imported, --question "
+                        "asked and the first cited figure or table opened, outlined")
+    parser.add_argument("--question", default=None,
+                        help="the question asked with --indexing/--scanned/--equations/--figure")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s")
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -332,6 +355,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.scanned:
         for path in scanned_book(Path(args.out), Path(args.scanned), args.question, asker_factory=factory):
             sys.stdout.write(f"{path}\n")
+        return 0
+    if args.figure:
+        path = figure_reader(Path(args.out), Path(args.figure), args.question, asker_factory=factory)
+        sys.stdout.write(f"{path}\n")
         return 0
     if args.indexing:
         path = ask_while_indexing(Path(args.out), Path(args.indexing), args.question, asker_factory=factory)

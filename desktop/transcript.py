@@ -43,9 +43,12 @@ def chip_colors(palette: QPalette) -> tuple[str, str]:
 
 
 def chip(turn_index: int, record: CiteRecord | None, n: int, colors: tuple[str, str], scheme: str = "cite") -> str:
-    """One citation chip: ``1 · p. 12`` linking to ``<scheme>:<turn>:<n>``."""
+    """One citation chip: ``1 · p. 12`` (a figure's: ``1 · Figure 3.2, p. 57``) linking to ``<scheme>:<turn>:<n>``."""
     bg, fg = colors
-    page = f" · p.&nbsp;{html.escape(record.printed_page)}" if record and record.printed_page else ""
+    printed = f"p.&nbsp;{html.escape(record.printed_page)}" if record and record.printed_page else ""
+    figure = html.escape(record.figure).replace(" ", "&nbsp;") if record and record.figure else ""
+    what = ", ".join(x for x in (figure, printed) if x)
+    page = f" · {what}" if what else ""
     tip = html.escape(record.label if record else f"Source {n} was not provided")
     return (f'<a href="{scheme}:{turn_index}:{n}" title="{tip}" style="background-color:{bg}; color:{fg};'
             f' text-decoration:none;">&nbsp;{n}{page}&nbsp;</a>')

@@ -344,7 +344,7 @@ def citation(source: Source, quote: str, pool: Sequence[Chunk] = (), support: fl
                     section=c.section_number, section_title=c.section_title, page_start=c.page_start,
                     page_end=c.page_end, printed_page=c.printed_page_start or str(c.page_start), quote=quote,
                     printed_page_end=c.printed_page_end, label=label, support=round(support, 3),
-                    frame=c.frame)
+                    frame=c.frame, figure=c.label)
 
 
 def build_citations(supported: Sequence[Attributed], sources: Sequence[Source],

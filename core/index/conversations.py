@@ -10,7 +10,7 @@ from core.errors import LibraryError
 from core.models import BookId, ChunkId, Citation, Conversation, ConversationId, Turn
 
 _CITATION_FIELDS = ("n", "chunk_id", "book_id", "chapter", "section", "section_title", "page_start", "page_end",
-                    "printed_page", "quote", "printed_page_end", "label", "support", "frame")
+                    "printed_page", "quote", "printed_page_end", "label", "support", "frame", "figure")
 
 
 def citations_to_json(citations: tuple[Citation, ...]) -> str:

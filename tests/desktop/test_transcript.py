@@ -38,3 +38,12 @@ def test_the_reason_an_answer_is_the_books_own_words_is_shown(qapp):
                        citations=(), notice=notice))
     html = turn_html(turn, 0, QPalette())
     assert "could not be matched to your book" in html and "no chat model is loaded" not in html
+
+
+def test_a_cited_figure_chip_names_the_figure(qapp):
+    figure = CiteRecord(1, "b", 332, 332, "316", figure="Figure 15.1", frame=(105.0, 120.0, 450.0, 348.0))
+    turn = Turn("What does Figure 15.1 show?", sources=[figure, CiteRecord(2, "b", 333, 333, "317")])
+    turn.finish(Answer(question=turn.question, text="It shows a sine curve [1]. Plots take options [2].",
+                       citations=()))
+    html = turn_html(turn, 0, QPalette())
+    assert "1 · Figure&nbsp;15.1, p.&nbsp;316" in html and "2 · p.&nbsp;317" in html

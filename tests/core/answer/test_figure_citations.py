@@ -22,6 +22,7 @@ def test_an_answer_cites_the_figure_by_its_label_and_frame(tmp_path):
         cited = [c for c in answer.citations if c.chunk_id == figure.id]
         assert cited, answer
         assert cited[0].label.endswith("Figure 2.1, p. 12") and cited[0].frame == figure.frame
+        assert cited[0].figure == "Figure 2.1"
         conv = lib.create_conversation("figures")
         lib.append_turn(conv.id, Turn("q", answer.text, citations=answer.citations))
         assert lib.load_conversation(conv.id).turns[0].citations == answer.citations  # the frame is kept
