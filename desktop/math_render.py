@@ -25,6 +25,8 @@ log = logging.getLogger(__name__)
 # before the closing one, and no digit right after it, so "costs $5 and $10" is not math.
 _MATH = re.compile(r"\$\$(?P<dd>.+?)\$\$|\\\[(?P<db>.+?)\\\]|\\\((?P<ip>.+?)\\\)"
                    r"|(?<![\\$\w])\$(?=[^\s$])(?P<id>(?:\\.|[^$\\\n])+?)(?<=[^\s\\])\$(?!\d)", re.S)
+# What code between two "$" looks like and TeX rarely does: a leading "(", a ";", a method call "v.push(".
+_CODE_LIKE = re.compile(r"^\(|;|\w\.\w+\(")
 _OPENERS = re.compile(r"\$\$|\\\[|\\\(")
 _ALIGN_ENVS = {"aligned", "align", "align*", "split", "gathered", "gather", "gather*", "eqnarray", "eqnarray*",
                "alignat", "alignat*", "multline", "equation", "equation*"}
@@ -98,6 +100,8 @@ def find_math(text: str) -> list[MathSpan]:
     for m in _MATH.finditer(text):
         key = next(k for k in ("dd", "db", "ip", "id") if m.group(k) is not None)
         tex = m.group(key).strip()
+        if key == "id" and _CODE_LIKE.search(tex):
+            continue  # "$( v.push($" in a Rust macro, "$x; echo $" in a shell line: code, not math
         if tex:
             spans.append(MathSpan(m.start(), m.end(), tex, key in ("dd", "db")))
     return spans

@@ -105,3 +105,11 @@ def test_chat_answer_quote_and_sources_draw_their_formulas(qapp) -> None:
     card = SourceCard(record)
     texts = [label.text() for label in card.findChildren(QLabel)]
     assert any('<img src="data:image/png' in t for t in texts)
+
+
+def test_dollar_signs_in_code_are_not_math():
+    from desktop.math_render import find_math
+    assert find_math("macro_rules! vec { ( $( $x:expr ),* ) => { $( v.push($x); )* v }; }") == []
+    assert find_math("for f in *.txt; do echo $f; done; echo $HOME") == []
+    # The price of that rule: a formula that opens with "(" stays text.
+    assert [s.tex for s in find_math(r"The area is $\pi r^2$ and $(a+b)$ is not counted.")] == [r"\pi r^2"]
