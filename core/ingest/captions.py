@@ -26,10 +26,11 @@ def caption_label(text: str) -> tuple[BlockKind, str] | None:
     """(FIGURE or TABLE, "Figure 3.2") when ``text`` is a caption, else None.
 
     A caption starts with its label and goes on with a separator, a capital, a digit or a bracket;
-    "Figure 3.2 shows that ..." goes on in lower case and is a sentence of the body text.
+    "Figure 3.2 shows that ..." goes on in lower case and is a sentence of the body text, and so is a
+    paragraph of more than 120 words that happens to start with a label.
     """
     m = _CAPTION.match(text)
-    if m is None:
+    if m is None or len(text.split()) > _MAX_CAPTION_WORDS:
         return None
     rest = m.group("rest")
     if m.group("bare"):
@@ -77,8 +78,6 @@ def label_blocks(blocks: Sequence[Block]) -> list[Block]:
     while i < len(blocks):
         b = blocks[i]
         found = caption_label(b.text) if b.kind is BlockKind.TEXT and not b.label else None
-        if found is not None and len(b.text.split()) > _MAX_CAPTION_WORDS:
-            found = None
         nxt = blocks[i + 1] if i + 1 < len(blocks) else None
         if found is not None and found[0] is BlockKind.TABLE and nxt is not None and nxt.kind is BlockKind.TABLE \
                 and not nxt.label and nxt.section == b.section:

@@ -6,7 +6,8 @@ or table beside it, so the reader can outline it.  Tables are kept whole as ``a 
 tables through PyMuPDF's ``find_tables`` (only on pages that caption a table, as it costs ~40 ms a page),
 and tables already printed as ``| a | b |`` lines.
 
-``caption_label`` and ``mark_figures`` are pure; ``page_tables`` and ``page_pictures`` read a PyMuPDF page.
+``mark_figures`` and ``nearest_picture`` are pure; ``read_page`` (``page_tables``, ``page_pictures``) reads a
+PyMuPDF page.  What counts as a caption is ``core.ingest.captions``.
 """
 from __future__ import annotations
 

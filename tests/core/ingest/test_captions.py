@@ -49,3 +49,9 @@ def test_epub_figcaptions_are_labelled(tmp_path):
     book = read_epub(epub, no_progress, None)
     assert [(b.kind, b.label, b.text) for b in book.blocks if b.label] == [
         (BlockKind.FIGURE, "Figure 4.2", "Figure 4.2 The water cycle.")]
+
+
+def test_a_long_paragraph_that_starts_with_a_label_is_no_caption():
+    from core.ingest.captions import caption_label
+    assert caption_label("Figure 2. " + "Words of a long paragraph. " * 40) is None
+    assert caption_label("Figure 2. A short caption.") == (BlockKind.FIGURE, "Figure 2")
