@@ -125,6 +125,8 @@ class PagedView(QScrollArea):
         self.zoom = 1.25
         self._cache: OrderedDict[tuple[int, float, float], QImage] = OrderedDict()
         self._text_layer = TextLayer({})  # OCR text of scanned pages, laid over each page when first used
+        self._epub: Path | None = None  # an EPUB's MathML is drawn over its pages (``math_overlay``)
+        self._maths: list | None = None  # ...read from it the first time a page is drawn
 
     # -- document ---------------------------------------------------------------------------------------
     def open(self, path: Path, text_layer: TextLayer | None = None) -> None:
@@ -139,6 +141,7 @@ class PagedView(QScrollArea):
         except (RuntimeError, ValueError) as exc:
             raise CorruptFileError(f"{path.name} cannot be opened for reading: {exc}") from None
         self._text_layer = text_layer or TextLayer({})
+        self._epub = path if path.suffix.lower() == ".epub" else None
         self.page = 1
 
     def close_document(self) -> None:
@@ -146,6 +149,7 @@ class PagedView(QScrollArea):
             self.doc.close()
         self.doc = None
         self._text_layer = TextLayer({})
+        self._epub, self._maths = None, None
         self._cache.clear()
         self.canvas.quote_rects, self.canvas.find_rects = [], []
 
@@ -219,4 +223,12 @@ class PagedView(QScrollArea):
     def _render_image(self, page: int, scale: float) -> QImage:
         pix = self.fitz_page(page).get_pixmap(matrix=pymupdf.Matrix(scale, scale), alpha=False)
         fmt = QImage.Format.Format_RGB888 if pix.n == 3 else QImage.Format.Format_Grayscale8
-        return QImage(pix.samples, pix.width, pix.height, pix.stride, fmt).copy()
+        image = QImage(pix.samples, pix.width, pix.height, pix.stride, fmt).copy()
+        if self._epub is not None:
+            if self._maths is None:
+                from core.ingest.epub_math import spine_math
+                self._maths = spine_math(self._epub)
+            if self._maths:
+                from desktop.math_overlay import paint_formulas
+                paint_formulas(image, self.fitz_page(page), self._maths, scale)
+        return image
