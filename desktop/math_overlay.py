@@ -21,7 +21,7 @@ from desktop.math_render import MathStyle, render_tex
 log = logging.getLogger(__name__)
 
 MIN_FLAT = 3  # "m", "v": a one-letter formula reads the same as text; drawing it would only risk a wrong place
-_GROW = 1.25  # an inline formula may be this much taller than the text it replaces (fractions)
+_GROW = 2.0  # an inline formula's image (padded for centring) may be this much taller than its text
 _GROW_DISPLAY = 2.6  # ...a display formula, alone on its line, this much
 _WIDEN_DISPLAY = 3.0  # ...and this much wider
 
@@ -38,12 +38,13 @@ class Placed:
     baseline: float
     size: float
     math: MathText
+    blank: tuple[Frame, ...] = ()  # the rest of a formula broken over lines: blanked, drawn in ``box``
 
 
 def formula_boxes(chars: Sequence[Char], maths: Sequence[MathText]) -> list[Placed]:
-    """Where each formula's token text lies among a page's ``chars`` (in reading order), on one line: the
-    place its ``before`` text leads up to, else its first place.  Formulas broken over two lines, or not on
-    this page, are left out."""
+    """Where each formula's token text lies among a page's ``chars`` (in reading order): the place its
+    ``before`` text leads up to, else its first place.  A formula broken over lines is drawn on its longest
+    piece and the others are blanked; one not on this page is left out."""
     visible = [ch for ch in chars if not ch[0].isspace()]
     squeezed = "".join(ch[0] for ch in visible)
     used: set[int] = set()
@@ -61,13 +62,21 @@ def formula_boxes(chars: Sequence[Char], maths: Sequence[MathText]) -> list[Plac
             continue
         start = next((s for s in starts if squeezed[:s].endswith(math.before)), starts[0])
         run = visible[start:start + len(math.flat)]
-        boxes = [ch[1] for ch in run]
-        if any(b[0] < a[0] - 1 for a, b in zip(boxes, boxes[1:])):  # back to the left: a new line
-            continue
+        pieces: list[list[Char]] = [[run[0]]]
+        for a, b in zip(run, run[1:]):
+            if b[1][0] < a[1][0] - 1:  # back to the left: a new line
+                pieces.append([])
+            pieces[-1].append(b)
         used.update(range(start, start + len(math.flat)))
-        box = (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
-        out.append(Placed(box, run[0][2], max(ch[3] for ch in run), math))
+        boxes = [_bounds([ch[1] for ch in piece]) for piece in pieces]
+        main = max(range(len(pieces)), key=lambda i: boxes[i][2] - boxes[i][0])
+        out.append(Placed(boxes[main], pieces[main][0][2], max(ch[3] for ch in run), math,
+                          tuple(b for i, b in enumerate(boxes) if i != main)))
     return out
+
+
+def _bounds(boxes: Sequence[Frame]) -> Frame:
+    return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
 
 
 def page_chars(page: pymupdf.Page) -> list[Char]:
@@ -100,15 +109,18 @@ def _paint(painter: QPainter, placed: Placed, scale: float) -> None:
     formula = render_tex(placed.math.latex, style, placed.math.display)
     if formula is None:
         return
-    wider, taller = (_WIDEN_DISPLAY, _GROW_DISPLAY) if placed.math.display else (1.1, _GROW)
-    fit = min((x1 - x0) * scale * wider / formula.width, 1.25 * size * taller / formula.height, 1.0)
+    wider, taller = (_WIDEN_DISPLAY, _GROW_DISPLAY) if placed.math.display else (1.0, _GROW)
+    room = (x1 - x0) + sum(b[2] - b[0] for b in placed.blank)  # a broken formula may use its other pieces' room
+    fit = min(room * scale * wider / formula.width, 1.25 * size * taller / formula.height, 1.0)
     if fit < 0.98:  # drawn again at the smaller size: a scaled-down image loses its thin strokes
         style = MathStyle(px=size * fit, x_height=style.x_height * fit)
         formula = render_tex(placed.math.latex, style, placed.math.display) or formula
     w, h = formula.width, formula.height
     # Only the token text's own band is blanked: lines are set closer than their glyph boxes are tall.
-    painter.fillRect(QRectF(x0 * scale - 1, base - 0.8 * size, (x1 - x0) * scale + 2, 1.05 * size),
-                     QColor(Qt.GlobalColor.white))
+    white = QColor(Qt.GlobalColor.white)
+    painter.fillRect(QRectF(x0 * scale - 1, base - 0.8 * size, (x1 - x0) * scale + 2, 1.05 * size), white)
+    for bx0, by0, bx1, by1 in placed.blank:
+        painter.fillRect(QRectF(bx0 * scale - 1, by0 * scale, (bx1 - bx0) * scale + 2, (by1 - by0) * scale), white)
     # The image's centre is a quarter x-height above the formula's baseline (``render_tex`` pads it so).
     top = base - style.x_height / 4 - h / 2
     painter.drawImage(QRectF(x0 * scale, top, w, h), QImage.fromData(formula.png))

@@ -24,10 +24,12 @@ def test_a_formula_is_found_after_its_context_on_one_line():
     assert first[0].box[0] == 10  # no context match: the first place
 
 
-def test_one_letter_formulas_and_formulas_broken_over_lines_are_left_alone():
+def test_a_formula_broken_over_lines_is_drawn_on_its_longest_piece_and_one_letter_ones_are_left_alone():
     chars = _chars("mass m and Ek=12") + _chars("mv2, measured", y=114.0)
     maths = [MathText("m", "m", False, "mass"), MathText("Ek=12mv2", r"E_k = \frac12 mv^2", False, "and")]
-    assert formula_boxes(chars, maths) == []
+    (placed,) = formula_boxes(chars, maths)
+    assert placed.math.flat == "Ek=12mv2" and placed.box == (65, 100.0, 90, 112.0)  # "Ek=12" on the first line
+    assert placed.blank == ((10, 114.0, 25, 126.0),)  # "mv2" at the start of the next
 
 
 def test_the_reader_draws_an_epub_formula_over_its_token_text(qtbot, tmp_path: Path):
