@@ -54,6 +54,8 @@ def find(question: str, k: int, search: ScopedSearch, *, chapters: tuple[str, ..
             return rescore(text, with_section_scores(text, hits, rescorer, section_scores), rescorer)
     hits = select_hits(plan, bound, k, rescore=stage)
     named = labelled(named_labels(plan.references)) if labelled is not None and plan.references else []
+    named = [c for c in named if (not chapters or c.chapter_number in chapters)
+             and (pages is None or pages[0] <= c.page_start <= pages[1])]  # the scope holds for them too
     if not named:
         return hits
     ids = {c.id for c in named}

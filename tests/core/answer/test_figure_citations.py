@@ -47,3 +47,11 @@ def test_a_question_that_names_a_figure_finds_it_first(tmp_path):
         assert hits[0].chunk.label == "Figure 2.1" and [h.rank for h in hits] == [1, 2, 3][:len(hits)]
         assert lib.find("What is in table 2.1?", k=3)[0].chunk.label == "Table 2.1"
         assert all(h.chunk.label != "Figure 9.9" for h in lib.find("What does Figure 9.9 show?", k=3))
+
+
+def test_a_named_figure_outside_the_asked_scope_is_not_forced_in(tmp_path):
+    pdf = _figure_and_table_pdf(tmp_path / "measure.pdf")
+    with Library(tmp_path / "lib", embedder=FakeEmbedder()) as lib:
+        book = lib.import_book(pdf).book
+        assert lib.find("What does fig. 2.1 show?", k=3, book_id=book.id, pages=(1, 1))[0].chunk.label == "Figure 2.1"
+        assert lib.find("What does fig. 2.1 show?", k=3, book_id=book.id, chapters=("9",)) == []
