@@ -85,12 +85,11 @@ def preview_citation(sources: Sequence[Source], quotes: dict[int, tuple[str, flo
 def trim_sources(sources: Sequence[Source], quotes: dict[int, tuple[str, float]],
                  keep_ratio: float = TRIM_KEEP_RATIO) -> tuple[Source, ...]:
     """The sources the answer needs: the first (retrieval's best) and every other whose best sentence answers
-    the question at least ``keep_ratio`` as well as the best one does, and every figure or table; renumbered 1..n.  Fewer passages mean
+    the question at least ``keep_ratio`` as well as the best one does; renumbered 1..n.  (A table is judged by
+    its rows read as sentences, ``table_sentences``, which name their columns as the question does.)  Fewer passages mean
     fewer prompt tokens to evaluate before the first word."""
     best = max((score for _, score in quotes.values()), default=0.0)
-    # A figure or table was retrieved for what it shows; its rows and captions rarely share the question's
-    # words the way prose sentences do, so word overlap does not judge it.
-    kept = [s for s in sources if s.n == 1 or s.chunk.label or quotes.get(s.n, ("", 0.0))[1] >= keep_ratio * best]
+    kept = [s for s in sources if s.n == 1 or quotes.get(s.n, ("", 0.0))[1] >= keep_ratio * best]
     return tuple(replace(s, n=i) for i, s in enumerate(kept, start=1))
 
 

@@ -152,16 +152,6 @@ def test_a_figure_or_table_hit_is_its_own_source_with_its_own_room():
     assert S5 not in sources[1].text  # no neighbours grown around it
 
 
-def test_trimming_keeps_a_figure_or_table_source():
-    from dataclasses import replace
-    from core.answer.replies import trim_sources
-    table = replace(chunk(9, "| 14–17 years | 8–10 hours |"), label="Table 4.1")
-    sources = (Source(1, SECTION[0], SECTION[0].text, "a"), Source(2, SECTION[1], SECTION[1].text, "b"),
-               Source(3, table, table.text, "c"))
-    kept = trim_sources(sources, {1: ("x", 0.9), 2: ("y", 0.1), 3: ("z", 0.05)})
-    assert [s.chunk.id for s in kept] == [1, 9] and [s.n for s in kept] == [1, 2]
-
-
 def test_table_sentences_name_each_value_by_its_column():
     from core.retrieval.context import table_sentences
     grid = ("| Sleep Needs at Different Ages |\n| Age | Recommended | May be appropriate |\n| --- | --- | --- |\n"
