@@ -10,6 +10,7 @@ import numpy as np
 
 from core.index.embedder import TextEmbedder
 from core.ingest import enrich
+from core.ingest.captions import table_sentences
 from core.ingest.sentences import SentenceSplitter, train_splitter
 from core.models import Block, BlockKind, ChunkRole, ParsedBook, SectionKind
 from core.progress import CancelFn, ProgressFn, check_cancel
@@ -50,6 +51,7 @@ class Unit:
     atomic: bool
     joiner: str  # placed before this unit when it follows another in a chunk
     ids: list[int] = field(default_factory=list)
+    embed: str = ""  # what its token ids are made from when not ``text`` (a table's rows as sentences)
 
 
 @dataclass
@@ -91,7 +93,10 @@ def _block_units(block: Block, index: int, splitter: SentenceSplitter) -> list[U
     if not text:
         return []
     if block.kind in _ATOMIC:
-        return [Unit(text, index, block.page, True, "\n\n")]
+        # A table's meaning is in "Age 14–17 years: Recommended 8–10 hours", not in a grid of cells: its
+        # vector is made from its rows as sentences (the stored text stays the table).
+        embed = table_sentences(text) if block.kind is BlockKind.TABLE and block.label else ""
+        return [Unit(text, index, block.page, True, "\n\n", embed=embed if embed != text else "")]
     units: list[Unit] = []
     lines = text.split("\n") if block.kind is BlockKind.LIST else [text]
     for li, line in enumerate(lines):
@@ -185,7 +190,7 @@ def plan_book(parsed: ParsedBook, embedder: TextEmbedder, config: ChunkConfig = 
             segments.append(Segment(section, units))
     # One tokenizer call for the whole book: the Rust tokenizer is fast in bulk, slow per call.
     all_units = [u for seg in segments for u in seg.units]
-    for u, ids in zip(all_units, embedder.token_ids([u.text for u in all_units])):
+    for u, ids in zip(all_units, embedder.token_ids([u.embed or u.text for u in all_units])):
         u.ids = ids
     prefixes: dict[tuple[int | None, bool], tuple[str, list[int]]] = {}
     for seg in segments:

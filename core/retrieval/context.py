@@ -17,6 +17,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 
+from core.ingest.captions import table_sentences
 from core.models import Chunk, Hit, Source
 
 log = logging.getLogger(__name__)
@@ -192,45 +193,6 @@ def truncate_to_tokens(text: str, max_tokens: int, count_tokens: CountTokens = a
             cut = j
             break
     return text[:spans[cut - 1].end()] + ELLIPSIS
-
-
-def _cells(line: str) -> list[str]:
-    inner = line.strip()
-    if inner.startswith("|") and inner.endswith("|"):
-        inner = inner[1:-1]
-    return [" ".join(c.split()) for c in inner.split("|")]
-
-
-def table_sentences(text: str) -> str:
-    """A table's rows as sentences that name their columns: "Age 14–17 years: Recommended 8–10 hours; ...".
-
-    Small models misread a grid of ``| a | b |`` rows (which column a number is in); a row that says its
-    headers is read like prose.  Lines that are not rows of the header's width (a caption, a title row)
-    stay as they are.
-    """
-    out: list[str] = []
-    header: list[str] | None = None
-    at, named = 0, False  # where the header was; whether a row named its columns
-    for line in text.split("\n"):
-        cells = _cells(line) if "|" in line else []
-        if len(cells) < 2 or all(set(c) <= set("-: ") for c in cells):
-            if not cells or any(c.strip("-: ") for c in cells):
-                out.append(" ".join(c for c in cells if c) if cells else line)
-            continue
-        if header is None:
-            header = cells
-            out.append("")  # the header's place, filled below if no row ever names it
-            at = len(out) - 1
-            continue
-        if len(cells) != len(header):
-            out.append(" ".join(c for c in cells if c))
-            continue
-        pairs = "; ".join(f"{h} {v}".strip() for h, v in zip(header[1:], cells[1:]) if v)
-        out.append(f"{header[0]} {cells[0]}".strip() + (f": {pairs}." if pairs else "."))
-        named = True
-    if header is not None and not named:
-        out[at] = " | ".join(header)  # a header with no rows under it is a row like any other
-    return "\n".join(x for x in out if x.strip())
 
 
 def build_sources(hits: Sequence[Hit | Chunk], *, book_titles: Mapping[str, str] | None = None,

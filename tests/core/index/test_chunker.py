@@ -340,3 +340,21 @@ def test_real_model_end_to_end():
     q = emb.encode_query("What is spontaneous recovery after extinction?")
     best = drafts[int(np.argmax(vectors @ q))]
     assert "spontaneous recovery" in best.text
+
+
+def test_a_labelled_table_is_its_own_chunk_embedded_from_its_rows_as_sentences(fake):
+    from dataclasses import replace
+    from core.index.chunk_plan import plan_book
+    from core.ingest.captions import table_sentences
+    book = make_book()
+    grid = "| Schedule | Reward |\n| Fixed ratio | every 5th press |\n| Variable ratio | any press |"
+    blocks = list(book.blocks)
+    blocks.insert(9, Block(BlockKind.TABLE, grid, 4, 3, label="Table 6.1"))
+    book = replace(book, blocks=tuple(blocks))
+    (unit,) = [u for seg in plan_book(book, fake, CFG) for u in seg.units if u.text == grid]
+    assert unit.embed == table_sentences(grid) == ("Schedule Fixed ratio: Reward every 5th press.\n"
+                                                    "Schedule Variable ratio: Reward any press.")
+    assert unit.ids == fake.token_ids([unit.embed])[0]
+    drafts, _ = chunk_book(book, fake, config=CFG)
+    (table,) = [d for d in drafts if d.label == "Table 6.1"]
+    assert table.text == grid  # the stored text stays the table
