@@ -221,7 +221,8 @@ class PagedView(QScrollArea):
         self.canvas.set_image(image, self.zoom)
 
     def _render_image(self, page: int, scale: float) -> QImage:
-        pix = self.fitz_page(page).get_pixmap(matrix=pymupdf.Matrix(scale, scale), alpha=False)
+        fitz_page = self.fitz_page(page)
+        pix = fitz_page.get_pixmap(matrix=pymupdf.Matrix(scale, scale), alpha=False)
         fmt = QImage.Format.Format_RGB888 if pix.n == 3 else QImage.Format.Format_Grayscale8
         image = QImage(pix.samples, pix.width, pix.height, pix.stride, fmt).copy()
         if self._epub is not None:
@@ -230,5 +231,5 @@ class PagedView(QScrollArea):
                 self._maths = spine_math(self._epub)
             if self._maths:
                 from desktop.math_overlay import paint_formulas
-                paint_formulas(image, self.fitz_page(page), self._maths, scale)
+                paint_formulas(image, fitz_page, self._maths, scale)
         return image

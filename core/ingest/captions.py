@@ -60,7 +60,7 @@ def table_title(table_text: str) -> str:
     first = table_text.strip().split("\n", 1)[0]
     if not is_pipe_row(first):
         return ""
-    cells = [c.strip() for c in first.strip().strip("|").split("|")]
+    cells = _cells(first)
     if len(cells) != 1 or not cells[0]:
         return ""
     found = caption_label(cells[0])

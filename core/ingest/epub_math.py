@@ -136,7 +136,7 @@ def spine_math(path: Path) -> list[MathText]:
                     continue
                 name = posixpath.normpath(posixpath.join(posixpath.dirname(opf_name), unquote(hrefs[ref])))
                 text = zf.read(name).decode("utf-8", errors="replace")
-                if "math" in text:
+                if "<math" in text or ":math" in text:  # a MathML element, not "mathematics" in prose
                     maths.extend(epub_math(text))
     except (KeyError, StopIteration, ElementTree.ParseError, zipfile.BadZipFile, OSError) as exc:
         log.info("no MathML read from %s: %s", path.name, exc)

@@ -18,6 +18,7 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
 from core.ingest.flow import BlockEvent, BookBuilder, Event, HeadingEvent, decode_text, read_bytes
+from core.ingest.html.math import delimit
 from core.models import BlockKind, ParsedBook, SourceFormat
 from core.progress import CancelFn, ProgressFn, check_cancel
 
@@ -255,7 +256,7 @@ def _display_math(body: str) -> str:
     for opener, closer in (("$$", "$$"), ("\\[", "\\]")):
         if tex.startswith(opener) and tex.endswith(closer) and len(tex) > len(opener) + len(closer):
             tex = tex[len(opener):-len(closer)].strip()
-    return f"$$ {tex} $$"
+    return delimit(tex, True)
 
 
 def _close_of(tokens: list[Token], i: int) -> int:

@@ -111,7 +111,6 @@ class MathCapture:
         if inner and inner[0] == "annotation" and "tex" in inner[1].get("encoding", "").lower():
             self.tex.append(data)
 
-    delimit = staticmethod(delimit)  # for the parser, which imports only this class
 
     def tree(self) -> MathNode:
         if self._root is None:  # still open (the document ended): close what there is

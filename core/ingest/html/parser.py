@@ -11,7 +11,7 @@ import logging
 from html.parser import HTMLParser
 
 from core.ingest.flow import BlockEvent, Event, HeadingEvent
-from core.ingest.html.math import MathCapture, is_display_math
+from core.ingest.html.math import MathCapture, delimit, is_display_math
 from core.models import BlockKind
 
 log = logging.getLogger(__name__)
@@ -294,9 +294,9 @@ class BookHTMLParser(HTMLParser):
             self._route(f" {math.plain() or latex} ")
         elif math.display and not (self._list_depth or self._table_depth and not self._layout_table):
             self._flush()
-            self.events.append(BlockEvent(BlockKind.EQUATION, math.delimit(latex, True)))
+            self.events.append(BlockEvent(BlockKind.EQUATION, delimit(latex, True)))
         else:
-            self._route(f" {math.delimit(latex, False)} ")
+            self._route(f" {delimit(latex, False)} ")
 
     def _list_start(self, tag: str) -> None:
         if tag in _LISTS:

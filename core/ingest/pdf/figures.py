@@ -139,19 +139,10 @@ def read_page(page: pymupdf.Page, lines: list[Line]) -> tuple[list[Line], list[F
 
     Both look only at pages that have a caption: the table finder and the drawing clusters are the slow part.
     """
-    if captions_table(lines):
+    captions = [found for ln in lines if (found := caption_label(ln.text)) is not None]
+    if any(kind is BlockKind.TABLE and label != "Table" for kind, label in captions):  # a numbered table
         lines = page_tables(page, lines)
-    pictures = page_pictures(page) if any(caption_label(ln.text) for ln in lines) else []
-    return lines, pictures
-
-
-def captions_table(lines: Sequence[Line]) -> bool:
-    """Whether a page has a line that captions a numbered table (the only pages ``find_tables`` runs on)."""
-    for ln in lines:
-        found = caption_label(ln.text)
-        if found is not None and found[0] is BlockKind.TABLE and found[1] != "Table":
-            return True
-    return False
+    return lines, page_pictures(page) if captions else []
 
 
 def page_tables(page: pymupdf.Page, lines: list[Line]) -> list[Line]:
@@ -203,5 +194,5 @@ def page_pictures(page: pymupdf.Page) -> list[Frame]:
             and (r[2] - r[0]) * (r[3] - r[1]) < 0.8 * area]
 
 
-__all__ = ["captions_table", "read_page", "mark_figures", "nearest_picture", "page_pictures",
+__all__ = ["read_page", "mark_figures", "nearest_picture", "page_pictures",
            "page_tables", "union"]
