@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 
 from core.models import Chunk, ChunkRole, Citation
 from core.study.models import CardOrigin, Flashcard, SourceRef
-from core.study.text import normalize, sentences, stitch
+from core.study.text import is_prose, normalize, sentences, stitch
 
 _GLOSSARY_LINE = re.compile(
     r"(?m)^[ \t]*(?:[-*•][ \t]*)?(?:\*\*)?(?P<term>[^:\n*]{2,60}?)(?:\*\*)?[ \t]*[:\u2014\u2013][ \t]+"
@@ -43,7 +43,7 @@ def _cited_chunk(run_chunks: Sequence[Chunk], quote: str) -> Chunk | None:
 
 
 def _glossary_cards(chunks: Sequence[Chunk]) -> Iterable[Flashcard]:
-    for run in stitch([c for c in chunks if c.role is ChunkRole.GLOSSARY]):
+    for run in stitch([c for c in chunks if c.role is ChunkRole.GLOSSARY and is_prose(c)]):
         members = [c for _, c in run.spans]
         for m in _GLOSSARY_LINE.finditer(run.text):
             term = clean_term(m.group("term"))
@@ -87,7 +87,7 @@ def extract_cards(chunks: Sequence[Chunk]) -> list[Flashcard]:
     by_id = {c.id: c for c in chunks}
     candidates = list(_glossary_cards(chunks))
     for c in chunks:
-        if c.role in (ChunkRole.CONCEPT, ChunkRole.SUMMARY, ChunkRole.EXAMPLE):
+        if c.role in (ChunkRole.CONCEPT, ChunkRole.SUMMARY, ChunkRole.EXAMPLE) and is_prose(c):
             candidates.extend(_definition_cards(c))
     cards: list[Flashcard] = []
     seen: set[str] = set()

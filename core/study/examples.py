@@ -17,7 +17,7 @@ from typing import Any
 from core.models import ChunkRole, Chunk
 from core.study.models import SourceRef
 from core.study.prose import is_code, is_code_line, paragraphs
-from core.study.text import Run, normalize, stitch
+from core.study.text import Run, is_prose, normalize, stitch
 
 MAX_CODE_LINES = 14
 MAX_OUTPUT_CHARS = 240
@@ -174,7 +174,8 @@ def _arrow_examples(run: Run) -> list[CodeExample]:
 
 def code_examples(chunks: Sequence[Chunk]) -> list[CodeExample]:
     """The chapter's code examples whose result the book prints (console sessions and run programs)."""
-    readable = [c for c in chunks if c.role not in (ChunkRole.EXERCISE, ChunkRole.GLOSSARY, ChunkRole.OBJECTIVES)]
+    readable = [c for c in chunks if c.role not in (ChunkRole.EXERCISE, ChunkRole.GLOSSARY, ChunkRole.OBJECTIVES)
+                and is_prose(c)]
     out: list[CodeExample] = []
     seen: set[tuple[str, str]] = set()
     for run in stitch(readable):
@@ -198,7 +199,7 @@ def worked_examples(chunks: Sequence[Chunk]) -> list[WorkedExample]:
     """Worked examples ("... What is the frequency of this light?" / "Solution" / "... = 5.09 × 10^14 s^-1"):
     the question asked before "Solution" and the value the solution ends with."""
     out: list[WorkedExample] = []
-    for run in stitch([c for c in chunks if c.role is ChunkRole.EXAMPLE]):
+    for run in stitch([c for c in chunks if c.role is ChunkRole.EXAMPLE and is_prose(c)]):
         for m in _SOLUTION.finditer(run.text):
             before = paragraphs(run.text[max(0, m.start() - 1200):m.start()])
             asks = [p for p in before if p.rstrip().endswith("?") and not is_code(p)]

@@ -21,11 +21,11 @@ from core.study.lesson import ChapterLesson, build_lesson, chapter_lesson
 from core.study.models import ChapterGuide, GuideItem, GuideSection, SourceRef
 from core.study.prose import line_problem
 from core.study.statements import Statement, StatementKind
-from core.study.text import loose, normalize, sentences, stitch, support
+from core.study.text import is_prose, loose, normalize, sentences, stitch, support
 
 log = logging.getLogger(__name__)
 
-GUIDE_VERSION = 4
+GUIDE_VERSION = 5
 MAX_SUMMARY = 16
 MAX_TERMS = 40
 _BULLET = re.compile(r"^\s*(?:[-*•]|\d{1,2}[.)])\s+")
@@ -94,7 +94,7 @@ def build_guide(book_id: str, chapter: str, chunks: Sequence[Chunk], lesson: Cha
     seen: set[str] = set()
     objectives = []
     for c in chunks:
-        if c.role is ChunkRole.OBJECTIVES:
+        if c.role is ChunkRole.OBJECTIVES and is_prose(c):
             for line in _lines(c):
                 key = normalize(line)[:120]
                 if key not in seen and len(objectives) < 20:
@@ -155,6 +155,7 @@ _MAP_SYSTEM = ("Summarise a section of a textbook for a student in two short sen
 
 
 def _section_text(chunks: Sequence[Chunk], limit: int = 1500) -> str:
+    chunks = [c for c in chunks if is_prose(c)]
     paras = [i.text for i in _summary_paragraphs(chunks, 4)]
     body = " ".join(paras) if paras else " ".join(" ".join(c.text.split()) for c in chunks
                                                    if c.role in (ChunkRole.CONCEPT, ChunkRole.SUMMARY))

@@ -19,7 +19,7 @@ from core.models import Chunk, ChunkRole, Citation
 from core.study.checking import check_answer
 from core.study.drills import drill_feedback
 from core.study.models import Exercise, ExerciseKind, Feedback, SourceRef, Verdict
-from core.study.text import Run, content_words, normalize, sentences, stitch
+from core.study.text import Run, content_words, is_prose, normalize, sentences, stitch
 
 log = logging.getLogger(__name__)
 
@@ -134,7 +134,7 @@ def find_exercises(chunks: Sequence[Chunk]) -> list[Exercise]:
                               answer, answer_ref))
 
     for run in stitch(chunks):
-        if _is_key_run(run):
+        if _is_key_run(run) or not any(is_prose(c) for _, c in run.spans):  # a caption or table alone
             continue
         check_spans = []
         for question, answer, chunk, answer_chunk in _checks(run):
@@ -205,7 +205,8 @@ def grounding(lib, exercise: Exercise, k: int = 3) -> list[Chunk]:
     chosen: list[Chunk] = []
     if own is not None:
         before = [c for c in lib.neighbour_chunks([own], radius=2)
-                  if c.ordinal < own.ordinal and c.section_id == own.section_id and c.role.value in roles]
+                  if c.ordinal < own.ordinal and c.section_id == own.section_id and c.role.value in roles
+                  and is_prose(c)]  # the explanation, not a figure or table beside it
         chosen += [c for c in before[-1:] if not _contains_exercise(c, exercise)]
     chapters = (exercise.source.chapter,) if exercise.source.chapter else ()
     hits = lib.find(exercise.text[:600], k=k + 3, book_id=exercise.source.book_id, chapters=chapters, roles=roles)

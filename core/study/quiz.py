@@ -20,7 +20,7 @@ from core.errors import LanternError
 from core.models import Chunk, ChunkRole
 from core.study.cards import extract_cards
 from core.study.models import QuestionType, QuizQuestion, SourceRef
-from core.study.text import contains_answer, content_words, evidence_sentence, loose, support
+from core.study.text import contains_answer, content_words, evidence_sentence, is_prose, loose, support
 
 log = logging.getLogger(__name__)
 
@@ -105,7 +105,7 @@ def select_passages(chunks: Sequence[Chunk], limit: int, seed: int = 0, terms: S
     """Up to ``limit`` passages worth asking about, spread across sections (round robin, seeded);
     within a section, passages naming more of the book's ``terms`` (or key terms) come first."""
     good = [c for c in chunks if c.role in (ChunkRole.CONCEPT, ChunkRole.SUMMARY, ChunkRole.EXAMPLE)
-            and len(c.text) >= 300 and "[image" not in c.text[:80]]
+            and is_prose(c) and len(c.text) >= 300 and "[image" not in c.text[:80]]
     loose_terms = [f" {loose(t)} " for t in terms]
 
     def weight(c: Chunk) -> int:

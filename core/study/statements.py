@@ -20,7 +20,7 @@ from typing import Any
 from core.models import Chunk, ChunkRole
 from core.study.models import SourceRef
 from core.study.prose import line_problem, prose_sentences, standalone
-from core.study.text import Run, loose, normalize, stitch
+from core.study.text import Run, is_prose, loose, normalize, stitch
 
 
 class StatementKind(str, enum.Enum):
@@ -205,7 +205,7 @@ def statements(chunks: Sequence[Chunk], *, headings: Sequence[str] = (),
                cancel: Callable[[], bool] | None = None) -> list[Statement]:
     """Teachable sentences of a chapter's chunks in reading order (see the module docstring)."""
     readable = [c for c in chunks if c.role in (ChunkRole.CONCEPT, ChunkRole.EXAMPLE, ChunkRole.SUMMARY,
-                                                ChunkRole.CODE, ChunkRole.OTHER)]
+                                                ChunkRole.CODE, ChunkRole.OTHER) and is_prose(c)]
     heads = list(headings) + sorted({c.section_title for c in chunks if c.section_title})
     emphasised = {loose(t) for c in chunks for t in c.key_terms if t != t.lower()}
     pool = term_pool(readable)

@@ -1,5 +1,6 @@
 """Text helpers shared by the study tools: stitching overlapping chunks back into running text,
-normalising for comparison, sentence splitting and answer-in-passage verification; and ``round_robin``,
+normalising for comparison, sentence splitting and answer-in-passage verification; ``is_prose``, which
+keeps figure captions and tables out of the material study items are made from; and ``round_robin``,
 which spreads a chapter's items over its sections.
 
 Pure functions; no storage, no models.
@@ -42,6 +43,16 @@ class Run:
                 break
             best = chunk
         return best
+
+
+def is_prose(chunk: Chunk) -> bool:
+    """True unless ``chunk`` is a figure caption or a table on its own (a non-empty ``label``).
+
+    Study items (cards, quiz questions, true/false statements, lesson and guide lines, examples) are
+    made from the book's running sentences; a caption ("Figure 3.2 A neuron has ...") or a grid of cells
+    ("a | b | c") is not a sentence a card or question can be made from, so the generators skip such
+    chunks.  Uses that are not making items (counting pages, listing sections, citing) keep them."""
+    return not chunk.label
 
 
 def normalize(text: str) -> str:

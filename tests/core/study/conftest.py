@@ -35,13 +35,14 @@ def _library_with(path: Path, root: Path) -> Iterator[tuple[Library, str]]:
 
 def make_chunk(cid: int, text: str, *, ordinal: int | None = None, role: ChunkRole = ChunkRole.CONCEPT,
                chapter: str = "1", section: str = "1.1", section_id: int = 1, section_title: str = "Basics",
-               chapter_title: str = "Chapter one", key_terms: tuple[str, ...] = (), page: int = 3) -> Chunk:
-    """A stored-looking chunk for pure-function tests."""
+               chapter_title: str = "Chapter one", key_terms: tuple[str, ...] = (), page: int = 3,
+               label: str = "") -> Chunk:
+    """A stored-looking chunk for pure-function tests (``label``: a figure's or table's own chunk)."""
     return Chunk(id=ChunkId(cid), book_id=BookId("b00k"), section_id=SectionId(section_id),
                  ordinal=cid if ordinal is None else ordinal, text=text, role=role, page_start=page, page_end=page,
                  printed_page_start=str(page), printed_page_end=str(page), chapter_number=chapter,
                  chapter_title=chapter_title, section_number=section, section_title=section_title,
-                 token_count=len(text.split()), key_terms=key_terms)
+                 token_count=len(text.split()), key_terms=key_terms, label=label)
 
 
 class ScriptedJsonModel:
