@@ -19,6 +19,7 @@ from dataclasses import replace
 
 from core.ingest.captions import table_sentences
 from core.models import Chunk, Hit, Source
+from core.retrieval.focus import Relevance, focused_cut
 
 log = logging.getLogger(__name__)
 
@@ -121,15 +122,18 @@ def _same_section(hit: Chunk, other: Chunk) -> bool:
 
 
 def expand_passage(hit_chunk: Chunk, neighbours: Iterable[Chunk], token_budget: int,
-                   count_tokens: CountTokens = approx_tokens) -> tuple[str, tuple[Chunk, ...]]:
-    """``expand_small_to_big`` that also returns the chunks the passage is made of, in reading order."""
+                   count_tokens: CountTokens = approx_tokens,
+                   relevance: Relevance | None = None) -> tuple[str, tuple[Chunk, ...]]:
+    """``expand_small_to_big`` that also returns the chunks the passage is made of, in reading order.  With
+    ``relevance``, a hit over the budget is cut around its sentence that scores highest (``focus.focused_cut``)."""
     same = {c.id: c for c in neighbours if _same_section(hit_chunk, c)}
     same[hit_chunk.id] = hit_chunk
     run = sorted(same.values(), key=lambda c: c.ordinal)
     i = next(j for j, c in enumerate(run) if c.id == hit_chunk.id)
     text = hit_chunk.text
     if count_tokens(text) > token_budget:
-        return truncate_to_tokens(text, token_budget, count_tokens), (hit_chunk,)
+        focused = focused_cut(text, token_budget, count_tokens, relevance) if relevance is not None else None
+        return focused or truncate_to_tokens(text, token_budget, count_tokens), (hit_chunk,)
     lo = hi = i
     forward_open = backward_open = True
     # Alternate forward/backward: the text after a hit usually finishes its thought, the text
@@ -198,14 +202,17 @@ def truncate_to_tokens(text: str, max_tokens: int, count_tokens: CountTokens = a
 def build_sources(hits: Sequence[Hit | Chunk], *, book_titles: Mapping[str, str] | None = None,
                   neighbours: Iterable[Chunk] = (), count_tokens: CountTokens = approx_tokens,
                   per_source_tokens: int = 350, total_tokens: int | None = None,
-                  max_sources: int | None = None, min_source_tokens: int = 40) -> tuple[Source, ...]:
+                  max_sources: int | None = None, min_source_tokens: int = 40,
+                  relevance: Relevance | None = None) -> tuple[Source, ...]:
     """Numbered sources (1..n, in hit order) with small-to-big passages, for the prompt and citations.
 
     ``neighbours``: one pool of nearby chunks for all hits (e.g. every chunk within ±3 ordinals of
     each hit).  A hit already inside an earlier source's passage is skipped, so no text is given
     twice.  Each passage gets up to ``per_source_tokens``; with ``total_tokens`` the sum of passages
     stays within it (a last passage is shortened; sources stop when under ``min_source_tokens`` remain).
-    A figure or table hit (``Chunk.label``) is its own text, outside that sum.
+    A figure or table hit (``Chunk.label``) is its own text, outside that sum.  With ``relevance`` (how much a
+    sentence has to do with the question) a hit longer than its budget is cut so that it keeps its most
+    relevant sentence (``core.retrieval.focus``), not only its first ones.
     The label shows the printed pages the whole passage spans.
     """
     titles = book_titles or {}
@@ -230,7 +237,7 @@ def build_sources(hits: Sequence[Hit | Chunk], *, book_titles: Mapping[str, str]
         elif remaining is not None and budget < min_source_tokens and out:
             continue
         else:
-            text, used = expand_passage(chunk, pool, max(budget, 1), count_tokens)
+            text, used = expand_passage(chunk, pool, max(budget, 1), count_tokens, relevance)
         if not text.strip():
             continue
         covered.update(c.id for c in used)

@@ -161,3 +161,12 @@ def test_table_sentences_name_each_value_by_its_column():
         "Age 14–17 years: Recommended 8–10 hours; May be appropriate 7 hours.",
         "18–25 years 7–9 hours"]  # a row of another width is kept as its cells
     assert table_sentences("Table 2.1: Units\nUnit | Metres\nkm | 1000") == "Table 2.1: Units\nUnit km: Metres 1000."
+
+
+def test_a_long_hit_keeps_the_sentence_nearest_the_question_with_relevance():
+    long_hit = chunk(20, " ".join([S1, S2, S3, S4, S5, S6, S7]), section_id=99)
+    relevance = lambda sentence: 1.0 if "causation" in sentence else 0.0  # noqa: E731
+    plain = build_sources([long_hit], count_tokens=words, per_source_tokens=20)[0].text
+    focused = build_sources([long_hit], count_tokens=words, per_source_tokens=20, relevance=relevance)[0].text
+    assert S7 not in plain and plain.startswith(S1)
+    assert S7 in focused and words(focused) <= 20
