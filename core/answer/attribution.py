@@ -23,7 +23,7 @@ import numpy as np
 from core.answer.faithfulness import conflict, leans_on_previous
 from core.answer.markers import parse_citations, strip_citations
 from core.index.fts import query_terms
-from core.ingest.sentences import default_splitter
+from core.ingest.sentences import DEFAULT_ABBREVIATIONS, default_splitter
 from core.models import Chunk, Citation, Source
 from core.retrieval.context import source_label
 
@@ -85,9 +85,39 @@ def split_answer(text: str) -> list[tuple[int, str, tuple[int, ...]]]:
     for p, para in enumerate(x for x in _PARAGRAPH.split(text) if x.strip()):
         # "x. [2] Next" -> "x [2]. Next": a marker after the full stop still belongs to the sentence
         para = re.sub(r"([.!?])\s*((?:\[[\d\s,;–\-]+\]\s*)+)", lambda m: f" {m.group(2).strip()}{m.group(1)} ", para)
-        for raw in _SENT_SPLIT.split(" ".join(para.split())):
+        for raw in _rejoin_abbreviations(_SENT_SPLIT.split(" ".join(para.split()))):
             if raw.strip():
                 out.append((p, " ".join(strip_citations(raw).split()), tuple(parse_citations(raw))))
+    return out
+
+
+_LAST_WORDS = re.compile(r"(?:(\S+)\s+)?(\S+)\.$")
+
+
+def _ends_in_abbreviation(text: str, following: str) -> bool:
+    """Does ``text`` end in an abbreviation ("Dr.", "e.g.", "U.S.") or a person's initial ("B. F. Skinner",
+    "John F. Kennedy"), so that the split before ``following`` is wrong?  A lone capital after a lower-case
+    word ("vitamin C.") ends a sentence."""
+    m = _LAST_WORDS.search(text.rstrip())
+    if not m:
+        return False
+    before, word = m.group(1) or "", m.group(2).lower().lstrip("(\"“")
+    if word in DEFAULT_ABBREVIATIONS or re.fullmatch(r"(?:[a-z]\.)+[a-z]", word):
+        return True
+    if len(word) == 1 and word.isalpha():
+        return before[:1].isupper() or bool(re.fullmatch(r"[A-Z]\.(?:\s.*)?", following, re.S))
+    return False
+
+
+def _rejoin_abbreviations(pieces: list[str]) -> list[str]:
+    """Join a piece that ends in an abbreviation or an initial to the next: "The U.S. Senate has 100
+    members." is one claim, and half of it matches no source."""
+    out: list[str] = []
+    for piece in pieces:
+        if out and _ends_in_abbreviation(out[-1], piece.lstrip()):
+            out[-1] = f"{out[-1].rstrip()} {piece.lstrip()}"
+        else:
+            out.append(piece)
     return out
 
 

@@ -59,6 +59,14 @@ def test_split_answer_attaches_trailing_markers_to_their_sentence():
         (1, "In short: energy moves.", ())]
 
 
+def test_split_answer_keeps_abbreviations_and_initials_inside_their_sentence():
+    text = ("The U.S. Senate has 100 members [2]. It was Dr. Smith, e.g. in Washington, D.C. Today. "
+            "B. F. Skinner studied rats. John F. Kennedy won. It is vitamin C. It helps.")
+    assert [s for _, s, _ in split_answer(text)] == [
+        "The U.S. Senate has 100 members.", "It was Dr. Smith, e.g. in Washington, D.C. Today.",
+        "B. F. Skinner studied rats.", "John F. Kennedy won.", "It is vitamin C.", "It helps."]
+
+
 def _sims(answer: list[str]) -> np.ndarray:
     """A toy similarity: 0.9 for the candidate sharing the most words, 0.1 elsewhere."""
     out = np.full((len(answer), len(CANDIDATES)), 0.1, dtype=np.float32)
