@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from core.index.fts import query_terms
+from core.retrieval.mentions import TermKind, named_terms
 
 _NEGATION = re.compile(r"\b(?:not|no|never|cannot|can't|won't|isn't|aren't|doesn't|don't|didn't|wasn't|weren't|"
                        r"neither|nor|without|none|nothing)\b|n't\b", re.I)
@@ -62,11 +63,25 @@ def leans_on_previous(sentence: str) -> bool:
     return bool(_ANAPHOR.match(sentence.strip().lstrip("\"“(")))
 
 
+def unsourced_names(sentence: str, passage: str, question: str = "") -> list[str]:
+    """Names and acronyms in ``sentence`` ("James Madison", "the Virginia Plan", "NASA") that neither the passage
+    nor the question contains, word for word after folding case and inflection: a name the model brought in."""
+    known = _stems(passage) | _stems(question)
+    out = []
+    for term in named_terms(sentence):
+        words = _stems(term.text) if term.kind in (TermKind.NAME, TermKind.ACRONYM) else set()
+        if words and not words <= known:
+            out.append(term.text)
+    return out
+
+
 def conflict(sentence: str, quote: str, passage: str, question: str = "") -> str | None:
     """Why ``sentence`` misstates its best source sentence ``quote`` (from ``passage``), or None.
 
     * ``"negation"`` — one says "not"/"never"/"no" where the other, otherwise alike, does not;
     * ``"number"`` — a number the whole passage never gives (the question's own numbers excepted);
+    * ``"name"`` — a name or acronym neither the passage nor the question contains ("Madison" beside a
+      passage about Washington);
     * ``"subject"`` — a definition of a term whose words are not in the quote (the right definition
       attached to the wrong term). When the question asks about exactly that term, only a quote that
       defines another named term counts ("Energy is …" for "Kinetic energy is …"); one that says "It is
@@ -78,6 +93,8 @@ def conflict(sentence: str, quote: str, passage: str, question: str = "") -> str
     extra = _numbers(sentence) - _numbers(passage) - _numbers(question)
     if extra:
         return "number"
+    if unsourced_names(sentence, passage, question):
+        return "name"
     subject = definition_subject(sentence)
     q_subject = definition_subject(quote)
     if subject and q_subject:
@@ -88,4 +105,4 @@ def conflict(sentence: str, quote: str, passage: str, question: str = "") -> str
     return None
 
 
-__all__ = ["conflict", "definition_subject", "leans_on_previous", "negated"]
+__all__ = ["conflict", "definition_subject", "leans_on_previous", "negated", "unsourced_names"]

@@ -1,7 +1,7 @@
 """Sentences that keep a source's words but change its meaning are caught."""
 from __future__ import annotations
 
-from core.answer.faithfulness import conflict, definition_subject, leans_on_previous, negated
+from core.answer.faithfulness import conflict, definition_subject, leans_on_previous, negated, unsourced_names
 
 SOURCE = "Energy is the capacity to do work. Kinetic energy is the energy of motion. It grows with 2 things."
 
@@ -35,3 +35,17 @@ def test_helpers():
     assert definition_subject("Because it moves, it has energy.") is None
     assert leans_on_previous("It comes in many forms.") and leans_on_previous("“This is why speed matters.")
     assert not leans_on_previous("Italy is a country.") and not leans_on_previous("Kinetic energy is a scalar.")
+
+
+def test_a_name_the_passage_never_gives():
+    passage = "George Washington was elected the first president in 1789. The Virginia Plan proposed two houses."
+    assert conflict("The first president was James Madison.", "George Washington was elected the first president.",
+                    passage) == "name"
+    assert conflict("The first president was George Washington.",
+                    "George Washington was elected the first president.", passage) is None
+    # the question's own names, and names in other inflections, are the passage's
+    assert unsourced_names("It was proposed by Madison in the Virginia plans.", passage,
+                           "What did Madison put in the Virginia Plan?") == []
+    assert unsourced_names("NASA and the Supreme Court agreed.", passage) == ["NASA", "Supreme Court"]
+    # a capitalised first word is no name: "Washington was ..." is judged by its other words
+    assert unsourced_names("Presidents serve four years.", passage) == []
