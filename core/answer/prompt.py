@@ -45,9 +45,18 @@ BEYOND_BOOK_NOTE = ("The student asked to go beyond the book: answer from the so
                     "general knowledge in a final paragraph that starts with \"Beyond the book:\".")
 NO_SOURCES = "(No passages from the textbook matched this question.)"
 DETAIL_NOTE = "The student asked for steps or detail: you may write up to ten sentences or numbered steps."
+BLANK_NOTE = ("The question is a sentence with a blank (____). Start your answer with the word or phrase from the "
+              "sources that fills the blank, then explain it.")
+_BLANK = re.compile(r"_{3,}")
 _DETAIL = re.compile(
     r"\b(?:step[- ]by[- ]step|steps?\b|in (?:more |full |great )?detail|detailed|elaborate|walk me through|"
     r"explain (?:fully|thoroughly|everything)|full explanation|derive|derivation|prove|proof|all the)\b", re.I)
+
+
+def has_blank(question: str) -> bool:
+    """Is the question a fill-in-the-blank sentence ("____ is the study of ...")?  Students paste quiz items
+    as they are; told nothing, small models explain the sentence around the blank and never name what fills it."""
+    return bool(_BLANK.search(question))
 
 
 def wants_detail(question: str) -> bool:
@@ -124,6 +133,8 @@ def build_prompt(question: str, sources: Sequence[Source], *, beyond_book: bool 
         parts.append(BEYOND_BOOK_NOTE)
     if detail:
         parts.append(DETAIL_NOTE)
+    if has_blank(question):
+        parts.append(BLANK_NOTE)
     parts.append("Question: " + neutralize_untrusted(question.strip(), markers=False))
     return [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": "\n\n".join(parts)}]
 

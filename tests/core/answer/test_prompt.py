@@ -78,3 +78,14 @@ def test_detail_is_asked_for_in_the_user_message_only():
     msgs = build_prompt("What is work?", [src(1, S2)], detail=True)
     assert msgs[0]["content"] == SYSTEM_PROMPT and DETAIL_NOTE in msgs[1]["content"]
     assert "two to six short sentences" in SYSTEM_PROMPT
+
+
+def test_a_fill_in_the_blank_question_asks_for_what_fills_the_blank():
+    from core.answer.prompt import BLANK_NOTE, has_blank
+    assert has_blank("________ is most well-known for proposing his hierarchy of needs.")
+    assert has_blank("Stopping a filibuster requires that ___.") and not has_blank("What does snake_case mean?")
+    msgs = build_prompt("________ is the study of the mind.", [src(1, S2)])
+    assert msgs[0]["content"] == SYSTEM_PROMPT  # the cached instructions never change
+    user = msgs[1]["content"]
+    assert BLANK_NOTE in user and user.index(BLANK_NOTE) < user.index("Question: ")
+    assert BLANK_NOTE not in build_prompt("What is the study of the mind?", [src(1, S2)])[1]["content"]
