@@ -234,18 +234,38 @@ class Absence:
         return tuple(dict.fromkeys([t.text for t in self.terms] + list(self.rare_words)))
 
 
+_NEXT_SENTENCE = re.compile(r"[.?!][\"”’)]*\s+[\"“(]?[A-Z]")
+_SENTENCE_OPENER = re.compile(r"(?:^|[.?!][\"”’)]*\s+)[\"“(]?([A-Z][a-z]+)\b")
+
+
+def scenario_names(question: str) -> frozenset[str]:
+    """Lower-cased one-word names that a question of several sentences uses twice or more, once to open a
+    sentence ("Carson enjoys writing … When he's writing, Carson …"): the people of an exercise's own scenario,
+    like a pasted program's variable names, not topics the book must mention.  ("What is the Stroop effect? Why
+    does the Stroop effect …" names a topic: it never opens a sentence with it.)"""
+    plain = _POSSESSIVE.sub("", _FENCED.sub(" ", question)).strip()
+    if not _NEXT_SENTENCE.search(plain):
+        return frozenset()
+    openers = {m.group(1).lower() for m in _SENTENCE_OPENER.finditer(plain)}
+    counts: dict[str, int] = {}
+    for word in re.findall(r"\b[A-Z][a-z]+\b", plain):
+        counts[word.lower()] = counts.get(word.lower(), 0) + 1
+    return frozenset(w for w, n in counts.items() if n >= 2 and w in openers and w not in _FUNCTION_WORDS)
+
+
 def absence(question: str, mentioned: Callable[[str, bool], bool],
             pieces: Callable[[str], int] | None = None) -> Absence:
     """What ``question`` names that the books never mention: ``mentioned(phrase, exact_case)`` is the keyword
     index's phrase look-up, ``pieces(word)`` the embedder's word-piece count (None: no rare words)."""
     is_rare = (lambda w: pieces(w) >= RARE_WORD_PIECES) if pieces is not None else None
-    terms = absent_terms(named_terms(question, is_rare), mentioned)
-    words = tuple(w for w in content_words(question) if not mentioned(w, False))
+    actors = scenario_names(question)
+    terms = absent_terms([t for t in named_terms(question, is_rare) if t.text.lower() not in actors], mentioned)
+    words = tuple(w for w in content_words(question) if w not in actors and not mentioned(w, False))
     rare = tuple(w for w in words if is_rare is not None and is_rare(w))
-    bigrams = content_bigrams(question)
+    bigrams = [g for g in content_bigrams(question) if not actors & set(g.split())]
     missing = sum(1 for g in bigrams if not mentioned(g, False))
     return Absence(terms, words, rare, len(bigrams), missing)
 
 
 __all__ = ["Absence", "NamedTerm", "RARE_WORD_PIECES", "TermKind", "absence", "absent_terms", "content_bigrams",
-           "content_words", "is_formula", "named_terms"]
+           "content_words", "is_formula", "named_terms", "scenario_names"]

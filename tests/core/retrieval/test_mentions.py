@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from core.retrieval.mentions import (Absence, NamedTerm, TermKind, absence, absent_terms, content_bigrams, is_formula,
-                                     named_terms)
+                                     named_terms, scenario_names)
 
 
 def texts(question: str, **kw) -> list[tuple[str, str]]:
@@ -76,3 +76,17 @@ def test_absence_counts_words_and_phrases():
     assert result.words == ("dialectical",) and result.rare_words == ("dialectical",)
     assert result.phrases == len(content_bigrams("What skills does dialectical behavior therapy teach people?"))
     assert result.phrases_missing >= 1 and "dialectical" in result.named
+
+
+def test_the_people_of_an_exercises_own_scenario_are_not_absent_topics():
+    q = ("Carson enjoys writing mystery novels. When he's writing, Carson becomes so absorbed that he loses track "
+         "of time. Carson is experiencing ________.")
+    assert scenario_names(q) == {"carson"}
+    result = absence(q, lambda text, exact: "carson" not in text.lower())
+    assert result.terms == () and "carson" not in result.words and "Carson" not in result.named
+    # a topic named twice never opens a sentence: still absent
+    topic = "What is the Stroop effect? Why does the Stroop effect slow colour naming?"
+    assert scenario_names(topic) == set()
+    assert "Stroop" in absence(topic, lambda text, exact: "stroop" not in text.lower()).named
+    assert scenario_names("Carson wrote it. Who is Carson?") == {"carson"}
+    assert scenario_names("Carson wrote a novel about Carson.") == set()  # one sentence: a name, not a scenario
