@@ -16,6 +16,9 @@ ever scored by the model that never saw it.  Stages (question only; Hit@k and MR
   +learned+ce                 ``LearnedBlend`` with the held-out cross-encoder, weights fitted on the others
 
 With ``--fit`` it prints the weights fitted on all books (what ``core.retrieval.learned_blend`` ships).
+With ``--reach`` it first prints, per book, how often a gold chunk is among the keyword top k and the dense top k
+together (k = 5, 10, 20, 50): the ceiling of any re-scorer that reorders that many candidates of each list, beside
+the default's Hit@5.
 Candidate features are cached in ``--cache`` so refits are instant.
 """
 from __future__ import annotations
@@ -140,6 +143,32 @@ def summary(results: dict) -> str:
     return "\n".join(lines)
 
 
+REACH = (5, 10, 20, 50)
+
+
+def reach(libs: Path, books: list[str], limit: int) -> str:
+    """Per book: the share of questions with a gold chunk in keyword top k ∪ dense top k, for each k in ``REACH``,
+    beside the default's Hit@5 on the same questions."""
+    lines = ["| book | " + " | ".join(f"keyword ∪ dense top {k}" for k in REACH) + " | default Hit@5 |",
+             "|---|" + "---|" * (len(REACH) + 1)]
+    for book in books:
+        lib = book_library(libs, book)
+        book_id = lib.books()[0].id
+        questions = spread(load_questions(BENCH / book / "questions.jsonl"), limit)
+        found = dict.fromkeys(REACH, 0)
+        default = 0
+        for q in questions:
+            lists = [lib.search(q.text(), max(REACH), book_id=book_id, mode=m)
+                     for m in (SearchMode.KEYWORD, SearchMode.VECTOR)]
+            for k in REACH:
+                found[k] += any(is_gold(h.chunk, q) for hits in lists for h in hits[:k])
+            default += any(is_gold(h.chunk, q) for h in lib.find(q.text(), 5, book_id=book_id))
+        n = len(questions)
+        lines.append(f"| {book} ({n}) | " + " | ".join(f"{found[k] / n:.3f}" for k in REACH) + f" | {default / n:.3f} |")
+        lib.close()
+    return "\n".join(lines)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--libs", type=Path, required=True)
@@ -148,7 +177,11 @@ def main() -> None:
     ap.add_argument("--limit", type=int, default=600)
     ap.add_argument("--cache", type=Path, default=Path("/tmp/lantern-fusion-features.json"))
     ap.add_argument("--fit", action="store_true", help="also print the weights fitted on all books")
+    ap.add_argument("--reach", action="store_true",
+                    help="first print how often the gold is among the keyword and dense top k (a re-scorer's ceiling)")
     args = ap.parse_args()
+    if args.reach:
+        print("Gold among the keyword and dense candidates (question only):\n" + reach(args.libs, args.books, args.limit))
     made_from = _libraries_state(args.libs, args.books)
     data = json.loads(args.cache.read_text()) if args.cache.exists() else {}
     if data.get("made_from") != made_from:  # another library, or the same one re-imported: collect again
