@@ -12,6 +12,7 @@ from PySide6.QtGui import QBrush, QColor, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import (QAbstractItemView, QHeaderView, QLabel, QMenu, QPushButton, QStackedWidget,
                                QTreeView, QVBoxLayout, QWidget)
 
+from core.errors import BookNotFoundError
 from core.models import Book, Section
 
 log = logging.getLogger(__name__)
@@ -53,8 +54,12 @@ class LibraryModel(QStandardItemModel):
         """Rebuild from the library (GUI thread; a few small SQLite reads per book)."""
         self.removeRows(0, self.rowCount())
         for book in library.books():
-            labels = {p.index: p.label for p in library.pages(book.id)}
-            self.appendRow(self._book_row(book, library.sections(book.id), labels))
+            try:
+                labels = {p.index: p.label for p in library.pages(book.id)}
+                sections = library.sections(book.id)
+            except BookNotFoundError:  # removed by another thread between the reads: its own refresh follows
+                continue
+            self.appendRow(self._book_row(book, sections, labels))
 
     def _book_row(self, book: Book, sections: list[Section], labels: dict[int, str]) -> list[QStandardItem]:
         count = f"{book.page_count} pages" if book.paginated else f"{len(sections)} sections"

@@ -328,3 +328,25 @@ def test_scanned_pages_show_the_time_left_once_the_rate_is_known(qtbot, monkeypa
     assert row.stage.text() == "Reading scanned pages (OCR) 0/500"
     row.progress("reading scanned pages", 10, 500)
     assert row.stage.text() == "Reading scanned pages (OCR) 10/500 · about 20 min left"
+
+
+def test_the_sidebar_skips_a_book_removed_while_it_reloads(qtbot):
+    """The import queue refreshes the sidebar while a removal may be committing on another thread: a book
+    listed by ``books()`` and gone by ``sections()`` is left out, not an exception in the event loop."""
+    from types import SimpleNamespace
+
+    from desktop.library_view import LibraryModel
+
+    class Vanishing:
+        def books(self):
+            return [SimpleNamespace(id="gone")]
+
+        def pages(self, book_id):
+            return []
+
+        def sections(self, book_id):
+            raise BookNotFoundError(f"No book with id {book_id!r} in this library.")
+
+    model = LibraryModel()
+    model.reload(Vanishing())
+    assert model.rowCount() == 0
