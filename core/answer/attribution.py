@@ -23,7 +23,7 @@ import numpy as np
 from core.answer.faithfulness import conflict, leans_on_previous
 from core.answer.markers import parse_citations, strip_citations
 from core.index.fts import query_terms
-from core.ingest.sentences import DEFAULT_ABBREVIATIONS, default_splitter
+from core.ingest.sentences import DEFAULT_ABBREVIATIONS, default_splitter, must_join
 from core.models import Chunk, Citation, Source
 from core.retrieval.context import source_label
 
@@ -91,30 +91,27 @@ def split_answer(text: str) -> list[tuple[int, str, tuple[int, ...]]]:
     return out
 
 
-_LAST_WORDS = re.compile(r"(?:(\S+)\s+)?(\S+)\.$")
+_LAST_WORD = re.compile(r"(\S+)\.$")
+_DOTTED = re.compile(r"(?:[a-z]\.)+[a-z]")  # "a.k.a", "n.b": letters with full stops between
 
 
-def _ends_in_abbreviation(text: str, following: str) -> bool:
-    """Does ``text`` end in an abbreviation ("Dr.", "e.g.", "U.S.") or a person's initial ("B. F. Skinner",
-    "John F. Kennedy"), so that the split before ``following`` is wrong?  A lone capital after a lower-case
-    word ("vitamin C.") ends a sentence."""
-    m = _LAST_WORDS.search(text.rstrip())
-    if not m:
-        return False
-    before, word = m.group(1) or "", m.group(2).lower().lstrip("(\"“")
-    if word in DEFAULT_ABBREVIATIONS or re.fullmatch(r"(?:[a-z]\.)+[a-z]", word):
+def _split_is_wrong(text: str, following: str) -> bool:
+    """Does the regex split between ``text`` and ``following`` break an abbreviation or a name?  What the book
+    splitter repairs (``must_join``: "Dr.", "e.g.", "B. F. Skinner", "John F. Kennedy", but not "vitamin C."),
+    plus what Punkt is taught and so never splits ("U.S.", "D.C.", "p.") and letters with full stops between."""
+    if must_join(text, following):
         return True
-    if len(word) == 1 and word.isalpha():
-        return before[:1].isupper() or bool(re.fullmatch(r"[A-Z]\.(?:\s.*)?", following, re.S))
-    return False
+    m = _LAST_WORD.search(text.rstrip())
+    word = m.group(1).lower().lstrip("(\"“") if m else ""
+    return word in DEFAULT_ABBREVIATIONS or bool(_DOTTED.fullmatch(word))
 
 
 def _rejoin_abbreviations(pieces: list[str]) -> list[str]:
-    """Join a piece that ends in an abbreviation or an initial to the next: "The U.S. Senate has 100
+    """Join a piece to the next where the split broke an abbreviation or an initial: "The U.S. Senate has 100
     members." is one claim, and half of it matches no source."""
     out: list[str] = []
     for piece in pieces:
-        if out and _ends_in_abbreviation(out[-1], piece.lstrip()):
+        if out and _split_is_wrong(out[-1], piece.lstrip()):
             out[-1] = f"{out[-1].rstrip()} {piece.lstrip()}"
         else:
             out.append(piece)

@@ -84,7 +84,7 @@ class SentenceSplitter:
         merged: list[tuple[int, int]] = [raw[0]]
         for start, end in raw[1:]:
             prev_start, prev_end = merged[-1]
-            if _must_join(text[prev_start:prev_end], text[start:end]):
+            if must_join(text[prev_start:prev_end], text[start:end]):
                 merged[-1] = (prev_start, end)
             else:
                 merged.append((start, end))
@@ -112,8 +112,10 @@ def _trim(text: str, start: int, end: int) -> tuple[int, int]:
 _CLOSERS = "\"'”’)]"
 
 
-def _must_join(prev: str, nxt: str) -> bool:
-    """True when Punkt's split between ``prev`` and ``nxt`` breaks an abbreviation or a name."""
+def must_join(prev: str, nxt: str) -> bool:
+    """True when a split between ``prev`` and ``nxt`` (Punkt's, or any splitter's) breaks an abbreviation or a
+    name.  Abbreviations Punkt is taught (``DEFAULT_ABBREVIATIONS``: "U.S.", "D.C.", "St.") it never splits after,
+    so they are not repeated here."""
     prev = prev.rstrip()
     nxt = nxt.lstrip()
     if not nxt or not prev.rstrip(_CLOSERS).endswith((".", "?", "!")):
