@@ -17,6 +17,7 @@ the caller supplies both look-ups.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
@@ -101,6 +102,13 @@ def _clean(term: str) -> str:
     return term.strip(" \t.,;:?!\"'“”‘’()[]{}").strip()
 
 
+def _opens_sentence(words: list[re.Match[str]], i: int) -> bool:
+    """Does the ``i``-th whitespace token open a sentence (the first, or after ".", "?", "!" or ":" that does not
+    end an abbreviation: "INS v. Chadha", "Dr. Ruiz")?"""
+    previous = words[i - 1].group(0) if i else ""
+    return i == 0 or (previous.endswith((".", "?", "!", ":")) and previous.rstrip(".?!:").lower() not in _ABBREVIATIONS)
+
+
 def _names(question: str) -> Iterable[str]:
     """Runs of capitalised words that are not the first word of a sentence (unless the run is 2+ words)."""
     words = list(re.finditer(r"\S+", question))
@@ -115,9 +123,7 @@ def _names(question: str) -> Iterable[str]:
 
     for i, m in enumerate(words):
         token = _clean(m.group(0))
-        previous = words[i - 1].group(0) if i else ""
-        sentence_start = i == 0 or (previous.endswith((".", "?", "!", ":"))
-                                    and previous.rstrip(".?!:").lower() not in _ABBREVIATIONS)
+        sentence_start = _opens_sentence(words, i)
         bare = token.lower().strip("’'")
         if token and _CAPITALISED.fullmatch(token) and bare not in _FUNCTION_WORDS and not token.isupper():
             if not run:
@@ -234,23 +240,18 @@ class Absence:
         return tuple(dict.fromkeys([t.text for t in self.terms] + list(self.rare_words)))
 
 
-_NEXT_SENTENCE = re.compile(r"[.?!][\"”’)]*\s+[\"“(]?[A-Z]")
-_SENTENCE_OPENER = re.compile(r"(?:^|[.?!][\"”’)]*\s+)[\"“(]?([A-Z][a-z]+)\b")
-
-
 def scenario_names(question: str) -> frozenset[str]:
     """Lower-cased one-word names that a question of several sentences uses twice or more, once to open a
     sentence ("Carson enjoys writing … When he's writing, Carson …"): the people of an exercise's own scenario,
     like a pasted program's variable names, not topics the book must mention.  ("What is the Stroop effect? Why
     does the Stroop effect …" names a topic: it never opens a sentence with it.)"""
-    plain = _POSSESSIVE.sub("", _FENCED.sub(" ", question)).strip()
-    if not _NEXT_SENTENCE.search(plain):
+    words = list(re.finditer(r"\S+", _POSSESSIVE.sub("", _FENCED.sub(" ", question))))
+    if not any(_opens_sentence(words, i) for i in range(1, len(words))):
         return frozenset()
-    openers = {m.group(1).lower() for m in _SENTENCE_OPENER.finditer(plain)}
-    counts: dict[str, int] = {}
-    for word in re.findall(r"\b[A-Z][a-z]+\b", plain):
-        counts[word.lower()] = counts.get(word.lower(), 0) + 1
-    return frozenset(w for w, n in counts.items() if n >= 2 and w in openers and w not in _FUNCTION_WORDS)
+    names = [(_clean(m.group(0)), _opens_sentence(words, i)) for i, m in enumerate(words)]
+    names = [(n.lower(), opens) for n, opens in names if re.fullmatch(r"[A-Z][a-z]+", n)]
+    counts = Counter(n for n, _ in names)
+    return frozenset(n for n, opens in names if opens and counts[n] >= 2 and n not in _FUNCTION_WORDS)
 
 
 def absence(question: str, mentioned: Callable[[str, bool], bool],
