@@ -24,6 +24,7 @@ sys.path.insert(0, str(REPO))
 from benchmarks.common import BENCH, DEV_BOOKS, book_library  # noqa: E402
 
 from core.evaluation.retrieval import is_gold, load_questions  # noqa: E402
+from core.index.rows import iter_vectors  # noqa: E402
 
 NEGATIVES = 64
 MAX_GOLD = 8
@@ -33,9 +34,9 @@ TEMPERATURE = 0.05
 def book_arrays(libs: Path, book: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(question vectors, chunk vectors, gold mask [question, chunk]) of one dev book."""
     lib = book_library(libs, book)
-    rows = lib.reader.execute("SELECT chunk_id, vector FROM vectors ORDER BY chunk_id").fetchall()
-    ids = [r[0] for r in rows]
-    vectors = np.stack([np.frombuffer(r[1], dtype=np.float32) for r in rows])
+    batches = list(iter_vectors(lib.reader, lib.embedder.dimension))
+    ids = [int(i) for b, _ in batches for i in b]
+    vectors = np.concatenate([m for _, m in batches])
     chunks = lib.chunks(ids)
     questions = load_questions(BENCH / book / "questions.jsonl")
     q = np.asarray(lib.embedder.encode([x.text() for x in questions]), dtype=np.float32)
