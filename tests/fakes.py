@@ -149,6 +149,7 @@ class FakeChatModel:
         self.error_at = error_at
         self.delay = delay
         self.calls: list[list[dict]] = []
+        self.kwargs: list[dict] = []  # the other arguments of each stream_chat call (grammar, json_schema, ...)
         self.prewarmed: list = []
         self.streams: list[FakeStream] = []
         self.closed = False
@@ -171,8 +172,9 @@ class FakeChatModel:
         fut.set_result(sum(self.count_tokens(m["content"]) for m in prefix))
         return fut
 
-    def stream_chat(self, messages, *, max_tokens: int = 300, temperature: float = 0.2, cancel=None, **_: object):
+    def stream_chat(self, messages, *, max_tokens: int = 300, temperature: float = 0.2, cancel=None, **kwargs: object):
         self.calls.append(list(messages))
+        self.kwargs.append(dict(kwargs))
         pieces = re.findall(r"\S+\s*|\s+", self.reply)
         err = self.error if self.error_at == "stream" else None
         stream = FakeStream(pieces, cancel, self.delay, err)

@@ -73,6 +73,12 @@ class Attributed:
     score: float = 0.0
     paragraph: int = 0  # index of the paragraph it came from (to rebuild the layout)
     conflict: str = ""  # why it was dropped although a source is alike (``core.answer.faithfulness``)
+    sources: tuple[int, ...] = ()  # every cited number (evidence ids), ``source`` first; () = just ``source``
+
+    @property
+    def cited(self) -> tuple[int, ...]:
+        """The numbers this sentence cites (none when unsupported)."""
+        return self.sources or ((self.source,) if self.source is not None else ())
 
 
 # -- sentences -----------------------------------------------------------------------------------
@@ -263,9 +269,10 @@ def render(attributed: Sequence[Attributed]) -> str:
             continue
         seen.add(key)
         s = a.text
-        if a.source is not None:
+        if a.cited:
+            marks = "".join(f"[{n}]" for n in a.cited)
             m = re.search(r"[.!?:;][\"”’)]*$", s)
-            s = f"{s[:m.start()]} [{a.source}]{s[m.start():]}" if m else f"{s} [{a.source}]"
+            s = f"{s[:m.start()]} {marks}{s[m.start():]}" if m else f"{s} {marks}"
         paras.setdefault(a.paragraph, []).append(s)
     return "\n\n".join(" ".join(p) for _, p in sorted(paras.items()))
 

@@ -14,10 +14,11 @@ from typing import Any
 import numpy as np
 
 from core.answer.attribution import SourceSentence, best_quotes, sentence_candidates, stems
-from core.answer.prompt import fit_prompt, wants_detail
+from core.answer.evidence import Evidence, evidence_units, select_evidence
+from core.answer.prompt import citation_grammar, fit_prompt, wants_detail
 from core.answer.replies import trim_sources
 from core.models import Chunk, Source
-from core.retrieval.context import approx_tokens, build_sources
+from core.retrieval.context import approx_tokens, build_sources, source_label
 
 log = logging.getLogger(__name__)
 
@@ -42,6 +43,13 @@ class AnswerSettings:
     # An answer none of whose sentences a passage supports is declined as "not in your book" unless the
     # coverage score is at least this (then the book's own sentences are shown instead).
     grounded_keep: float = 0.6
+    # What the model reads: "evidence" — the best sentences of the retrieved passages, numbered, cited by
+    # number under a grammar (``core.answer.evidence``, ``core.answer.grounding``); "passages" — whole
+    # passages cited by passage (the reader before evidence, kept as the benchmarks' baseline).
+    reader: str = "evidence"
+    evidence_hits: int = 6  # retrieved passages whose sentences (and their neighbours') are candidates
+    evidence_tokens: int = 260  # all evidence sentences together (model tokens)
+    max_evidence: int = 12
 
 
 @dataclass
@@ -56,10 +64,20 @@ class Prepared:
     candidates: list[SourceSentence] = field(default_factory=list)
     question_sims: np.ndarray | None = None  # cosine(question, candidate j)
     answer_sims: np.ndarray | None = None  # cosine(answer sentence i, candidate j)
+    evidence: tuple[Evidence, ...] = ()  # the evidence reader's sentences (``sources`` are the same, numbered)
+    evidence_vectors: np.ndarray | None = None  # their embeddings, row i = evidence i + 1
+    grammar: str | None = None  # the citation grammar the model writes under (evidence ids only)
+
+    @property
+    def uses_evidence(self) -> bool:
+        return bool(self.evidence)
 
 
 def prepare(tutor: Any, query: str, hits: Sequence[Any], *, beyond_note: bool, use_model: bool) -> Prepared:
-    """Sources (grown small-to-big, trimmed) and, with ``use_model``, the prompt fitted to the model's window."""
+    """Sources (grown small-to-big, trimmed) and, with ``use_model``, the prompt fitted to the model's window.
+    With ``settings.reader == "evidence"`` the sources are evidence sentences (``prepare_evidence``)."""
+    if tutor.settings.reader == "evidence":
+        return prepare_evidence(tutor, query, hits, beyond_note=beyond_note, use_model=use_model)
     s, library, model = tutor.settings, tutor.library, tutor.model
     count = model.count_tokens if use_model else approx_tokens
     titles = {b.id: b.title for b in library.books()}
@@ -76,10 +94,54 @@ def prepare(tutor: Any, query: str, hits: Sequence[Any], *, beyond_note: bool, u
     max_tokens = s.detail_tokens if detail else s.answer_tokens
     if use_model and (sources or beyond_note):  # beyond the book, the model may answer without sources
         messages, sources = fit_prompt(query, sources, max_tokens=model.n_ctx - max_tokens, count_tokens=count,
-                                       beyond_book=beyond_note, detail=detail,
+                                       beyond_book=beyond_note, detail=detail, evidence=False,
                                        count_messages=model.count_chat_tokens)
     return Prepared(sources=tuple(sources), messages=messages, pool=tuple(pool), max_tokens=max_tokens,
                     candidates=sentence_candidates(sources))
+
+
+def prepare_evidence(tutor: Any, query: str, hits: Sequence[Any], *, beyond_note: bool,
+                     use_model: bool) -> Prepared:
+    """The evidence reader's sources: the best sentences of the top hits and their neighbours, each a ``Source``
+    numbered in book order (its chunk gives section and page), the prompt and the citation grammar."""
+    s, library, model = tutor.settings, tutor.library, tutor.model
+    count = model.count_tokens if use_model else approx_tokens
+    titles = {b.id: b.title for b in library.books()}
+    top = list(hits)[: s.evidence_hits]
+    pool = library.neighbour_chunks([h.chunk for h in top], 1) if top else []
+    units = evidence_units(top, pool, s.evidence_hits)
+    vectors = _encode(tutor.embedder, [query] + [u.text for u in units]) if units else None
+    cosines = vectors[1:] @ vectors[0] if vectors is not None else None
+    chosen = select_evidence(query, units, cosines, token_budget=s.evidence_tokens, count_tokens=count,
+                             stems=stems, max_units=s.max_evidence)
+    row = {(u.chunk.id, u.index): j for j, u in enumerate(units)}
+    ev_vectors = (np.stack([vectors[1 + row[(e.chunk.id, e.index)]] for e in chosen])
+                  if vectors is not None and chosen else None)
+    sources = tuple(Source(n=e.id, chunk=e.chunk, text=e.text, book_title=titles.get(e.chunk.book_id, ""),
+                           label=source_label(titles.get(e.chunk.book_id, ""), e.chunk), quote=e.text)
+                    for e in chosen)
+    detail = wants_detail(query)
+    max_tokens = s.detail_tokens if detail else s.answer_tokens
+    messages: list[dict[str, str]] = []
+    if use_model and (sources or beyond_note):
+        messages, kept = fit_prompt(query, sources, max_tokens=model.n_ctx - max_tokens, count_tokens=count,
+                                    beyond_book=beyond_note, detail=detail, evidence=True,
+                                    count_messages=model.count_chat_tokens)
+        chosen, sources = chosen[:len(kept)], kept
+        ev_vectors = ev_vectors[:len(kept)] if ev_vectors is not None else None
+    q_sims = ev_vectors @ vectors[0] if ev_vectors is not None and len(chosen) else None
+    return Prepared(sources=sources, messages=messages, pool=tuple(pool), max_tokens=max_tokens,
+                    candidates=[SourceSentence(src.n, src.text) for src in sources], question_sims=q_sims,
+                    evidence=tuple(chosen), evidence_vectors=ev_vectors,
+                    grammar=citation_grammar([src.n for src in sources]) if sources else None)
+
+
+def _encode(embedder: Any, texts: list[str]) -> np.ndarray | None:
+    try:
+        return embedder.encode(texts)
+    except Exception as exc:  # a broken embedder must not cost the student the answer
+        log.warning("no sentence embeddings for evidence (%s); ranking by word overlap only", exc)
+        return None
 
 
 def question_relevance(question: str) -> Callable[[str], float]:
@@ -104,4 +166,4 @@ def embed_candidates(embedder: Any, query: str, prep: Prepared, answer: Sequence
     prep.answer_sims = vectors[1 + m:] @ cands.T if answer else None
 
 
-__all__ = ["AnswerSettings", "Prepared", "embed_candidates", "prepare", "question_relevance"]
+__all__ = ["AnswerSettings", "Prepared", "embed_candidates", "prepare", "prepare_evidence", "question_relevance"]

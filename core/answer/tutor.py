@@ -29,9 +29,10 @@ from typing import Any
 from core.answer.attribution import (BEYOND_BOOK_LABEL, Support, attribute, best_quotes, build_citations,
                                      complete_sentences, is_connective, pasted_code, render, split_answer)
 from core.answer.followup import rewrite_followup
+from core.answer.grounding import Grounded, evidence_citations, ground
 from core.answer.markers import MarkerFilter, ParagraphGate, strip_source_tags
 from core.answer.preparation import AnswerSettings, Prepared, embed_candidates, prepare
-from core.answer.prompt import SYSTEM_PROMPT
+from core.answer.prompt import PASSAGE_SYSTEM_PROMPT, SYSTEM_PROMPT
 from core.answer.replies import (extractive_text, preview_citation, refusal_text, says_not_covered, section_name,
                                  stream_words)
 from core.errors import LanternError, ModelUnavailableError
@@ -96,7 +97,8 @@ class Tutor:
         if self.model_error() is not None:
             return None
         try:
-            return self.model.prewarm([{"role": "system", "content": SYSTEM_PROMPT}])
+            system = SYSTEM_PROMPT if self.settings.reader == "evidence" else PASSAGE_SYSTEM_PROMPT
+            return self.model.prewarm([{"role": "system", "content": system}])
         except ModelUnavailableError as exc:
             self._model_error = exc
             return None
@@ -200,7 +202,8 @@ class Tutor:
         if error is None and prep.messages:
             try:  # starts prompt evaluation on the model's thread; the quotes below overlap with it
                 stream = self.model.stream_chat(prep.messages, max_tokens=prep.max_tokens,
-                                                temperature=self.settings.temperature, cancel=cancel)
+                                                temperature=self.settings.temperature, cancel=cancel,
+                                                **({"grammar": prep.grammar} if prep.grammar else {}))
             except ModelUnavailableError as exc:
                 error = self._model_error = exc
             except PromptTooLongError as exc:  # fit_prompt counted with the same tokenizer: not expected
@@ -208,7 +211,7 @@ class Tutor:
         try:
             # Word-overlap quotes for the sources on screen now; the sentence embeddings wait until the
             # model has finished, so MiniLM does not compete with prompt evaluation for the 2 cores.
-            quotes = best_quotes(query, prep.candidates, None)
+            quotes = best_quotes(query, prep.candidates, prep.question_sims)
             sources = tuple(replace(s, quote=quotes.get(s.n, ("", 0.0))[0]) for s in prep.sources)
             base = replace(base, preview=preview_citation(sources, quotes, prep.pool))
             yield AnswerEvent(AnswerEventKind.SOURCES, sources=sources, preview=base.preview)
@@ -222,7 +225,8 @@ class Tutor:
                 if cancel():
                     return
             if error is not None or stream is None or raw is None:
-                embed_candidates(self.embedder, query, prep)
+                if not prep.uses_evidence:
+                    embed_candidates(self.embedder, query, prep)
                 quotes = best_quotes(query, prep.candidates, prep.question_sims)
                 yield from self._extractive(base, prep, sources, quotes, error, cancel, timings, ms, conversation_id)
                 return
@@ -270,11 +274,12 @@ class Tutor:
         if prep.finish_reason == "length":  # the budget cut a sentence: keep the whole ones
             raw = complete_sentences(raw)
         sentences = split_answer(strip_source_tags(raw))
-        embed_candidates(self.embedder, base.search_question, prep, [s for _, s, _ in sentences])
-        sims = prep.answer_sims
-        passages = {s.n: s.text for s in sources}
-        attributed = attribute(sentences, passages, prep.candidates, sims, beyond_book=beyond,
-                               question=base.search_question)
+        if prep.uses_evidence:
+            attributed = self._ground(sentences, prep, sources, base.search_question, beyond)
+        else:
+            embed_candidates(self.embedder, base.search_question, prep, [s for _, s, _ in sentences])
+            attributed = attribute(sentences, {s.n: s.text for s in sources}, prep.candidates, prep.answer_sims,
+                                   beyond_book=beyond, question=base.search_question)
         if not self.settings.drop_unsupported:
             attributed = [replace(a, support=Support.WEAK) if a.support is Support.NONE else a for a in attributed]
         supported = [a for a in attributed if a.support is Support.SUPPORTED]
@@ -297,7 +302,8 @@ class Tutor:
                       else "The model's answer could not be matched to your book, so these are the book's own words.")
         if uncovered:
             text = "Beyond the book (your textbook does not seem to cover this): " + text
-        citations = build_citations(supported, sources, prep.pool)
+        citations = (evidence_citations(supported, sources, prep.pool) if prep.uses_evidence
+                     else build_citations(supported, sources, prep.pool))
         timings["attribution_ms"] = round((time.perf_counter() - t) * 1000, 1)
         timings["total_ms"] = ms()
         beyond_used = uncovered or any(a.support is Support.BEYOND for a in attributed)
@@ -306,6 +312,16 @@ class Tutor:
                        unsupported=tuple(a.text for a in attributed if a.support is Support.WEAK),
                        dropped=tuple(a.text for a in attributed if a.support is Support.NONE),
                        model=self.model_name, timings_ms=tuple(timings.items()))
+
+    def _ground(self, sentences: list, prep: Prepared, sources: tuple[Source, ...], question: str,
+                beyond: bool) -> list:
+        """Each answer sentence with the evidence sentences that carry it (``core.answer.grounding``)."""
+        texts = {s.n: s.text for s in sources}
+        sims = None
+        if prep.evidence_vectors is not None and sentences:
+            answer = _encode_or_none(self.embedder, [t for _, t, _ in sentences])
+            sims = answer @ prep.evidence_vectors.T if answer is not None else None
+        return ground(sentences, Grounded(texts, sims), question=question, beyond_book=beyond)
 
     def _declined(self, base: Answer, verdict: Any, timings: dict[str, float], ms: Callable[[], float]) -> Answer:
         nearest = tuple(section_name(h.chunk) for h in verdict.nearest)
@@ -326,7 +342,8 @@ class Tutor:
         if cancel():
             return
         timings["total_ms"] = ms()
-        answer = replace(base, text=text, citations=build_citations(supported, sources, prep.pool),
+        cite = evidence_citations if prep.uses_evidence else build_citations
+        answer = replace(base, text=text, citations=cite(supported, sources, prep.pool),
                          extractive=True, notice=notice, timings_ms=tuple(timings.items()))
         self._remember(conversation_id, answer)
         yield AnswerEvent(AnswerEventKind.DONE, answer=answer)
@@ -338,6 +355,14 @@ class Tutor:
             question=answer.question, answer=answer.text, search_question=answer.search_question,
             refused=answer.refused, beyond_book=answer.beyond_book, extractive=answer.extractive,
             citations=answer.citations))
+
+
+def _encode_or_none(embedder: Any, texts: list[str]) -> Any:
+    try:
+        return embedder.encode(texts)
+    except Exception as exc:  # word overlap alone still grounds the answer
+        log.warning("no embeddings for the answer's sentences (%s)", exc)
+        return None
 
 
 def collect(events: Iterator[AnswerEvent]) -> Answer:

@@ -174,14 +174,18 @@ class _LlamaBackend:
     def reset(self) -> None:
         self.llm.reset()
 
-    def _grammar(self, schema_json: str) -> Any:
-        if schema_json not in self._grammars:
+    def _grammar(self, spec: str) -> Any:
+        """A JSON schema (as JSON: starts with "{") or a GBNF grammar, compiled once."""
+        if spec not in self._grammars:
             from llama_cpp import LlamaGrammar
             try:
-                self._grammars[schema_json] = LlamaGrammar.from_json_schema(schema_json, verbose=False)
-            except Exception as exc:  # the converter raises plain exceptions on unsupported schemas
-                raise ModelOutputError(f"This JSON schema cannot be turned into a grammar: {exc}") from exc
-        return self._grammars[schema_json]
+                if spec.lstrip().startswith("{"):
+                    self._grammars[spec] = LlamaGrammar.from_json_schema(spec, verbose=False)
+                else:
+                    self._grammars[spec] = LlamaGrammar.from_string(spec, verbose=False)
+            except Exception as exc:  # the converters raise plain exceptions on what they cannot compile
+                raise ModelOutputError(f"This grammar cannot be compiled: {exc}") from exc
+        return self._grammars[spec]
 
     def close(self) -> None:
         close = getattr(self.llm, "close", None)

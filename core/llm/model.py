@@ -248,7 +248,7 @@ class LocalModel:
                     temperature: float = 0.2, stop: Sequence[str] | None = None,
                     cancel: CancelFn | None = None, top_p: float = 0.95, top_k: int = 40,
                     min_p: float = 0.05, repeat_penalty: float = 1.1,
-                    json_schema: Mapping[str, Any] | None = None) -> ChatStream:
+                    json_schema: Mapping[str, Any] | None = None, grammar: str | None = None) -> ChatStream:
         """Start answering ``messages``; iterate the returned stream for text pieces.
 
         Returns at once (tokenising aside); the work queues behind earlier calls on the worker.
@@ -256,7 +256,8 @@ class LocalModel:
         ``max_tokens``, or when ``cancel()`` returns True / the stream is closed
         (``stats.finish_reason == "cancelled"``).  Raises ``PromptTooLongError`` (at once) when the
         prompt leaves no room for an answer, and ``ModelUnavailableError`` when the model cannot
-        be found or loaded.  ``json_schema`` constrains the output with a llama.cpp grammar.
+        be found or loaded.  ``json_schema`` constrains the output with a llama.cpp grammar built from it;
+        ``grammar`` is such a grammar in llama.cpp's GBNF (e.g. ``core.answer.prompt.citation_grammar``).
         """
         if self._worker.in_worker():
             raise RuntimeError("stream_chat cannot be called from the model's own worker thread")
@@ -269,7 +270,7 @@ class LocalModel:
                 f"The prompt is {len(tokens)} tokens but the model's context window is {n_ctx} "
                 f"tokens; shorten the sources or raise n_ctx (answer budget {max_tokens}).")
         max_tokens = max(1, min(max_tokens, n_ctx - len(tokens)))
-        grammar = json.dumps(dict(json_schema)) if json_schema is not None else None
+        grammar = json.dumps(dict(json_schema)) if json_schema is not None else grammar
         stream = ChatStream()
         stream.stats.prompt_tokens = len(tokens)
         stops = list(stop or []) + [s for s in template_stops if s not in (stop or [])]

@@ -156,7 +156,8 @@ class Backend(Protocol):
 
     def generate(self, tokens: Sequence[int], *, max_tokens: int, temperature: float, top_p: float,
                  top_k: int, min_p: float, repeat_penalty: float, grammar: str | None) -> Iterator[str]:
-        """Yield decoded text pieces, one per generated token (possibly ``""``), until EOG or max_tokens."""
+        """Yield decoded text pieces, one per generated token (possibly ``""``), until EOG or max_tokens.
+        ``grammar``: a JSON schema as JSON (starts with "{") or a llama.cpp GBNF grammar, or None."""
         ...
 
     def reset(self) -> None:

@@ -80,28 +80,52 @@ def tutor(lib, model, assess=covered, **settings) -> Tutor:
 
 
 def test_events_arrive_in_order_with_checked_citations(lib):
-    model = FakeChatModel(GOOD)
+    model = FakeChatModel("Photosynthesis turns light energy into chemical energy [1]. "
+                          "It happens in the chloroplasts of plant cells [99]. "
+                          "The moon is made of green cheese and orbits quickly [2].")
     events = list(tutor(lib, model).ask("How does photosynthesis work?"))
     kinds = [e.kind for e in events]
     assert kinds[0] is K.SOURCES and kinds[-1] is K.DONE and set(kinds[1:-1]) == {K.TOKEN}
+    sources = events[0].sources
+    assert sources and any(s.chunk.section_number == "2.1" for s in sources)
+    assert all(s.quote == s.text for s in sources)  # each source is one evidence sentence, verbatim
+    assert [s.n for s in sources] == list(range(1, len(sources) + 1))
+    streamed = "".join(e.text for e in events if e.kind is K.TOKEN)
+    assert "[99]" not in streamed  # a marker naming no evidence never reaches the screen
+    answer = events[-1].answer
+    assert not answer.refused and not answer.extractive and answer.model == "fake model"
+    assert answer.unsupported == ("The moon is made of green cheese and orbits quickly.",)  # shown greyed
+    by_n = {s.n: s for s in sources}
+    assert answer.citations and all(c.quote == by_n[c.n].text for c in answer.citations)
+    assert {c.quote for c in answer.citations} == {"Photosynthesis turns light energy into chemical energy.",
+                                                     "It happens in the chloroplasts of plant cells."}
+    assert all(c.section == "2.1" for c in answer.citations)
+    assert "cheese and orbits quickly." in answer.text and "quickly [" not in answer.text  # greyed: uncited
+    assert {"retrieval_ms", "sources_ms", "first_token_ms", "total_ms"} <= set(answer.timings)
+    # fixed instructions first (prefix cache), then numbered evidence by section, then the question
+    system, user = model.calls[0]
+    assert system["role"] == "system" and "\n[1] " in user["content"] and "2.1 Photosynthesis, p." in user["content"]
+    assert user["content"].rstrip().endswith("Question: How does photosynthesis work?")
+    assert model.kwargs[0]["grammar"].startswith("root ::=")  # citations constrained to the given ids
+
+
+def test_the_passage_reader_still_answers_with_whole_passages(lib):
+    model = FakeChatModel(GOOD)
+    events = list(tutor(lib, model, reader="passages").ask("How does photosynthesis work?"))
     sources = events[0].sources
     assert sources and sources[0].chunk.section_number == "2.1"
     assert all(s.quote and s.quote in " ".join(s.text.split()) for s in sources)  # verbatim quotes up front
     streamed = "".join(e.text for e in events if e.kind is K.TOKEN)
     assert "[7]" not in streamed and "[1]" in streamed  # a marker naming no source never reaches the screen
     answer = events[-1].answer
-    assert not answer.refused and not answer.extractive and answer.model == "fake model"
     assert "[7]" not in answer.text and "cheese" not in answer.text  # invented sentence dropped
     assert answer.dropped == ("The moon is made of green cheese and orbits quickly.",)
     [c] = answer.citations
     assert (c.n, c.chapter, c.section, c.section_title) == (1, "2", "2.1", "Photosynthesis")
     assert c.printed_page and c.page_start >= 1 and c.quote.startswith("Photosynthesis turns light")
     assert answer.text.count("[1]") == 2  # both supported sentences cite the source
-    assert {"retrieval_ms", "sources_ms", "first_token_ms", "total_ms"} <= set(answer.timings)
-    # fixed instructions first (prefix cache), then sources, then the question
     system, user = model.calls[0]
     assert system["role"] == "system" and "<source n=\"1\"" in user["content"]
-    assert user["content"].rstrip().endswith("Question: How does photosynthesis work?")
 
 
 def test_uncovered_question_is_declined_without_calling_the_model(lib):
@@ -153,7 +177,8 @@ def test_without_a_model_the_answer_is_extractive_with_a_notice(lib, error_at):
     assert answer.extractive and not answer.refused
     assert "missing" in answer.notice
     assert answer.citations and all(c.quote for c in answer.citations)
-    assert "[1]" in answer.text and "Photosynthesis" in answer.text
+    assert "Photosynthesis" in answer.text
+    assert all(f"[{c.n}]" in answer.text for c in answer.citations)
 
 
 def test_followups_are_rewritten_and_the_conversation_persists(lib):

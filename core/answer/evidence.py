@@ -1,0 +1,229 @@
+"""Evidence sentences: the few sentences of the retrieved passages that bear on the question.
+
+Small models answer far better from a few relevant sentences than from whole passages (LLMQuoter,
+arXiv 2501.05554), and a sentence is what a student can check a claim against.  ``evidence_units``
+cuts the retrieved chunks (and their neighbours) into sentences — a code block or a table row stays
+whole — and ``select_evidence`` keeps the best ones within a token budget:
+
+* each sentence is ranked three ways — by its embedding cosine with the question, by the share of the
+  question's content words it holds, and by the rank of the passage it came from — and the ranks are
+  fused (reciprocal rank fusion, the usual constant 60): no weight and no threshold to tune;
+* a sentence that defines a term the question names comes first;
+* a sentence that leans on the one before ("This is called …", "It …") brings that one with it;
+* the chosen sentences are numbered in book order, grouped by section (``format_evidence``), and each
+  number is tied to its chunk: book, section and printed page.
+
+Pure functions over chunks and a similarity vector: the caller embeds.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from core.answer.faithfulness import definition_subject, leans_on_previous
+from core.ingest.sentences import default_splitter
+from core.models import Chunk, Hit
+from core.retrieval.context import page_span, table_sentences
+
+RRF_K = 60  # the constant of reciprocal rank fusion (Cormack et al. 2009); not tuned here
+MIN_WORDS = 4  # shorter pieces ("See Figure 2.") state nothing on their own
+MAX_UNIT_TOKENS = 160  # a code block or table row longer than this is cut (its first lines)
+
+_PARAGRAPH = re.compile(r"\n\s*\n")
+_CODE_LINE = re.compile(r"[{};=]|::|->|=>|^\s{2,}\S|^\s*(?:fn|let|use|pub|def|return|#|//|\$|>>>|>)\s", re.M)
+_QUESTION_END = re.compile(r"\?[\"”’)]*$")
+
+
+@dataclass(frozen=True)
+class Unit:
+    """A candidate: one sentence (or a whole code block or table row) of one retrieved chunk."""
+
+    chunk: Chunk
+    index: int  # position within the chunk, in reading order
+    text: str
+    hit_rank: int  # rank of the retrieved passage it belongs to (0 = best); a neighbour shares its hit's rank
+    code: bool = False
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """One numbered evidence sentence: what the model reads and cites as ``[id]``."""
+
+    id: int
+    text: str
+    chunk: Chunk  # where it is printed: book, section, pages
+    index: int  # position within the chunk
+    score: float = 0.0  # its fused rank score (higher = nearer the question)
+    code: bool = False
+
+
+@lru_cache(maxsize=1)
+def _splitter():
+    return default_splitter()
+
+
+def is_code(paragraph: str) -> bool:
+    """A paragraph of several lines, at least half of which look like code (braces, ``=``, ``::``, indents)."""
+    lines = [ln for ln in paragraph.splitlines() if ln.strip()]
+    if len(lines) < 2:
+        return bool(lines) and len(_CODE_LINE.findall(lines[0])) >= 2 and " " not in lines[0].strip()[:3]
+    return sum(1 for ln in lines if _CODE_LINE.search(ln)) * 2 >= len(lines)
+
+
+def chunk_units(chunk: Chunk, hit_rank: int) -> list[Unit]:
+    """The sentences of ``chunk`` (a code paragraph whole; a table's rows as sentences)."""
+    if chunk.label.startswith("Table"):
+        pieces = [(row, False) for row in table_sentences(chunk.text).split("\n") if row.strip()]
+    elif chunk.label:  # a figure's caption: one unit
+        pieces = [(" ".join(chunk.text.split()), False)]
+    else:
+        pieces = []
+        for para in _PARAGRAPH.split(chunk.text):
+            if not para.strip():
+                continue
+            if is_code(para):
+                pieces.append((para.strip("\n"), True))
+            else:
+                pieces.extend((s.strip(), False) for s in _splitter().split(" ".join(para.split())) if s.strip())
+    return [Unit(chunk, i, text, hit_rank, code) for i, (text, code) in enumerate(pieces)]
+
+
+def evidence_units(hits: Sequence[Hit], neighbours: Sequence[Chunk], k: int) -> list[Unit]:
+    """Candidate units from the best ``k`` hits and, for each, its neighbouring chunks in the same section.
+
+    A chunk reached from several hits keeps the best rank; chunks are visited in hit order."""
+    by_id: dict[int, tuple[int, Chunk]] = {}
+    pool = sorted(neighbours, key=lambda c: (c.book_id, c.ordinal))
+    for rank, hit in enumerate(hits[:k]):
+        c = hit.chunk
+        near = [n for n in pool if n.book_id == c.book_id and n.section_id == c.section_id
+                and abs(n.ordinal - c.ordinal) <= 1 and not n.label]
+        for chunk in [c, *near]:
+            if chunk.id not in by_id:
+                by_id[chunk.id] = (rank, chunk)
+    units: list[Unit] = []
+    for rank, chunk in by_id.values():
+        units.extend(chunk_units(chunk, rank))
+    return units
+
+
+def _ranks(values: Sequence[float]) -> np.ndarray:
+    """0 for the largest value; ties share the better rank."""
+    arr = np.asarray(values, dtype=float)
+    order = np.argsort(-arr, kind="stable")
+    ranks = np.empty(len(arr), dtype=float)
+    prev, prev_rank = None, 0
+    for pos, j in enumerate(order):
+        if prev is None or arr[j] != prev:
+            prev, prev_rank = arr[j], pos
+        ranks[j] = prev_rank
+    return ranks
+
+
+def fused_scores(cosines: Sequence[float], overlaps: Sequence[float], hit_ranks: Sequence[int]) -> np.ndarray:
+    """Reciprocal rank fusion of the three rankings (higher = better)."""
+    if not len(cosines):
+        return np.zeros(0)
+    return sum(1.0 / (RRF_K + 1 + _ranks(v)) for v in (cosines, overlaps, [-r for r in hit_ranks]))
+
+
+def defines_asked_term(unit_text: str, question_stems: frozenset[str], stems: Callable[[str], frozenset[str]]) -> bool:
+    """Does the sentence define a term all of whose words the question uses ("Mores are …" for "what are mores")?"""
+    subject = definition_subject(unit_text)
+    if not subject:
+        return False
+    words = stems(subject)
+    return bool(words) and words <= question_stems
+
+
+def select_evidence(question: str, units: Sequence[Unit], cosines: Sequence[float] | None, *,
+                    token_budget: int, count_tokens: Callable[[str], int],
+                    stems: Callable[[str], frozenset[str]], max_units: int = 12) -> tuple[Evidence, ...]:
+    """The best units within ``token_budget``, numbered 1..n in book order (see the module docstring).
+
+    ``cosines[j]``: cosine between the question and unit j (None: word overlap and passage rank only)."""
+    asked = stems(question)
+    usable = [j for j, u in enumerate(units)
+              if u.code or (len(u.text.split()) >= MIN_WORDS and not _QUESTION_END.search(u.text))]
+    if not usable:
+        return ()
+    cos = [float(cosines[j]) if cosines is not None else 0.0 for j in usable]
+    lex = [len(asked & stems(units[j].text)) / len(asked) if asked else 0.0 for j in usable]
+    fused = fused_scores(cos, lex, [units[j].hit_rank for j in usable])
+    score = {j: float(f) for j, f in zip(usable, fused)}
+    first = [j for j in usable if defines_asked_term(units[j].text, asked, stems)]
+    order = first[:2] + [j for j in sorted(usable, key=lambda j: -score[j]) if j not in first[:2]]
+    position = {(u.chunk.id, u.index): j for j, u in enumerate(units)}
+    chosen: dict[int, float] = {}
+    used = 0
+    seen: set[str] = set()
+    for j in order:
+        if len(chosen) >= max_units or used >= token_budget:
+            break
+        group = [j]
+        prev = position.get((units[j].chunk.id, units[j].index - 1))
+        if prev is not None and prev not in chosen and not units[j].code and leans_on_previous(units[j].text):
+            group.insert(0, prev)
+        group = [g for g in group if g not in chosen and _norm(units[g].text) not in seen]
+        cost = sum(_cost(units[g], count_tokens) for g in group)
+        if not group or used + cost > token_budget:
+            continue
+        for g in group:
+            chosen[g] = score.get(g, 0.0)
+            seen.add(_norm(units[g].text))
+        used += cost
+    picked = sorted(chosen, key=lambda j: (units[j].chunk.book_id, units[j].chunk.ordinal, units[j].index))
+    return tuple(Evidence(id=i + 1, text=_clip(units[j], count_tokens), chunk=units[j].chunk,
+                          index=units[j].index, score=chosen[j], code=units[j].code)
+                 for i, j in enumerate(picked))
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.lower().split())
+
+
+def _cost(unit: Unit, count_tokens: Callable[[str], int]) -> int:
+    return min(count_tokens(unit.text), MAX_UNIT_TOKENS) + 3  # "[n] " and the line break
+
+
+def _clip(unit: Unit, count_tokens: Callable[[str], int]) -> str:
+    """A code block or table row over ``MAX_UNIT_TOKENS`` keeps its first lines (whole lines)."""
+    if count_tokens(unit.text) <= MAX_UNIT_TOKENS:
+        return unit.text
+    kept: list[str] = []
+    for line in unit.text.splitlines() if unit.code else unit.text.split(" "):
+        trial = ("\n" if unit.code else " ").join([*kept, line])
+        if count_tokens(trial) > MAX_UNIT_TOKENS:
+            break
+        kept.append(line)
+    return ("\n" if unit.code else " ").join(kept) + " …"
+
+
+def section_heading(chunk: Chunk) -> str:
+    """"2.3 Analyzing Findings (p. 44)": how a group of evidence sentences is introduced."""
+    name = f"{chunk.section_number or ''} {chunk.section_title}".strip() or chunk.chapter_title.strip()
+    if chunk.label:
+        name = f"{name}, {chunk.label}" if name else chunk.label
+    pages = page_span(chunk)
+    return f"{name} ({pages})" if name and pages else name or pages
+
+
+def grouped(evidence: Sequence[Evidence]) -> list[tuple[str, list[Evidence]]]:
+    """Evidence in order, grouped into runs of the same section (a heading per run)."""
+    groups: list[tuple[str, list[Evidence]]] = []
+    last = None
+    for e in evidence:
+        key = (e.chunk.book_id, e.chunk.section_id, e.chunk.label)
+        if key != last:
+            groups.append((section_heading(e.chunk), []))
+            last = key
+        groups[-1][1].append(e)
+    return groups
+
+
+__all__ = ["Evidence", "RRF_K", "Unit", "chunk_units", "defines_asked_term", "evidence_units", "fused_scores",
+           "grouped", "is_code", "section_heading", "select_evidence"]

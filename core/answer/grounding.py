@@ -1,0 +1,175 @@
+"""Does each answer sentence rest on the evidence it cites?  Per-sentence citations, checked.
+
+The model reads numbered evidence sentences (``core.answer.evidence``) and cites them as ``[n]``; a
+grammar makes a number it was not given impossible.  ``ground`` takes each answer sentence with the
+numbers it cited (or, when it cited none, the one evidence sentence most like it) and keeps the citation
+only when the cited evidence *carries* the sentence (``not_carried``):
+
+* its numbers, names and acronyms appear in the evidence or the question;
+* it says "not" where the evidence does, and not where the evidence does not;
+* its direction words (increase/decrease, more/less, before/after …) are the evidence's;
+* most of the content words it adds to the question's are the evidence's;
+* a definition it states is of a term the evidence is about.
+
+A sentence that fails is kept, shown greyed as not found in the book, and cites nothing: a chip must
+never show a sentence that does not state its claim.  If another evidence sentence does carry it, that
+one is cited instead.  Pure functions over strings and a similarity matrix.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from core.answer.attribution import (BEYOND_BOOK_LABEL, Attributed, Support, citation, is_connective, overlap,
+                                     short_quote, stems)
+from core.answer.faithfulness import _numbers, definition_subject, negated, unsourced_names
+from core.models import Chunk, Citation, Source
+
+CONTENT_SHARE = 0.5  # a majority of a sentence's content words must come from its evidence (or the question)
+
+# Words that give a claim its direction, in families: a sentence may only use a family its evidence uses.
+_DIRECTIONS = {
+    "up": "increase increases increased increasing rise rises rising rose raise raises raised grow grows growing "
+          "grew higher more greater larger bigger faster stronger longer gain gains gained above exceed exceeds",
+    "down": "decrease decreases decreased decreasing fall falls falling fell drop drops dropped dropping decline "
+            "declines declined lower less fewer smaller slower weaker shorter reduce reduces reduced reducing "
+            "below lose loses lost shrink shrinks",
+    "before": "before earlier prior precede precedes preceded first",
+    "after": "after later following follow follows followed then",
+}
+_FAMILY = {w: fam for fam, words in _DIRECTIONS.items() for w in words.split()}
+_WORD = re.compile(r"[a-z]+")
+
+
+def directions(text: str) -> set[str]:
+    """The direction families ("up", "down", "before", "after") a text's words belong to."""
+    return {_FAMILY[w] for w in _WORD.findall(text.lower()) if w in _FAMILY}
+
+
+def not_carried(sentence: str, evidence: Sequence[str], question: str = "") -> str | None:
+    """Why the ``evidence`` sentences do not carry ``sentence`` ("number", "name", "negation", "direction",
+    "subject", "content"), or None when they do."""
+    joined = " ".join(evidence)
+    if _numbers(sentence) - _numbers(joined) - _numbers(question):
+        return "number"
+    if unsourced_names(sentence, joined, question):
+        return "name"
+    own = stems(sentence)
+    carried = stems(joined) | stems(question)
+    if own and negated(sentence) and not negated(joined) and not negated(question):
+        return "negation"
+    if own and not negated(sentence) and evidence and all(negated(e) for e in evidence) \
+            and len(own & stems(joined)) / len(own) >= CONTENT_SHARE:
+        return "negation"
+    if directions(sentence) - directions(joined) - directions(question):
+        return "direction"
+    subject = definition_subject(sentence)
+    if subject and not stems(subject) <= carried:
+        return "subject"
+    # The question's own words prove nothing: what the sentence adds to them must come from the evidence.
+    new = own - stems(question)
+    ev = stems(joined)
+    if (new and len(new & ev) / len(new) < CONTENT_SHARE) or (own and not new and not own & ev):
+        return "content"
+    return None
+
+
+@dataclass(frozen=True)
+class Grounded:
+    """The evidence side of ``ground``: evidence id → text, and answer × evidence cosines (or None)."""
+
+    texts: Mapping[int, str]
+    similarity: np.ndarray | None = None  # [answer sentence i, evidence j] in the order of ``texts``
+
+
+def _likeness(i: int, sentence: str, ids: Sequence[int], g: Grounded) -> list[tuple[float, int]]:
+    """(cosine + word overlap, id) of every evidence sentence for answer sentence ``i``, best first."""
+    own = stems(sentence)
+    scored = []
+    for j, n in enumerate(ids):
+        cos = float(g.similarity[i, j]) if g.similarity is not None else 0.0
+        lex = len(own & stems(g.texts[n])) / len(own) if own else 0.0
+        scored.append((cos + lex, n))
+    return sorted(scored, reverse=True)
+
+
+def ground(sentences: Sequence[tuple[int, str, tuple[int, ...]]], g: Grounded, *, question: str = "",
+           beyond_book: bool = False) -> list[Attributed]:
+    """Each answer sentence (``split_answer`` output) with the evidence ids that carry it.
+
+    Cited ids that carry it are kept; if none does, the evidence sentence most like it is tried, then the
+    next (at most three).  A sentence nothing carries is ``Support.WEAK`` (shown greyed, uncited).  With
+    ``beyond_book`` the "Beyond the book:" paragraph is kept unjudged; without it, it is dropped."""
+    ids = list(g.texts)
+    out: list[Attributed] = []
+    beyond_from: int | None = None
+    for i, (para, text, cited) in enumerate(sentences):
+        if beyond_from is None and text.lower().startswith(BEYOND_BOOK_LABEL.lower()):
+            beyond_from = para
+        if beyond_from is not None and para >= beyond_from:
+            out.append(Attributed(text, Support.BEYOND if beyond_book else Support.NONE, paragraph=para))
+            continue
+        if is_connective(text):
+            out.append(Attributed(text, Support.CONNECTIVE, paragraph=para))
+            continue
+        valid = [n for n in dict.fromkeys(cited) if n in g.texts]
+        chosen, reason = _carrying(text, valid, question, g) if valid else ((), "uncited")
+        if not chosen:
+            ranked = [n for _, n in _likeness(i, text, ids, g)[:3]]
+            for n in ranked:
+                found, why = _carrying(text, [n], question, g)
+                if found:
+                    chosen = found
+                    break
+                if reason == "uncited":
+                    reason = why
+        if chosen:
+            quote = g.texts[chosen[0]]
+            score = overlap(text, stems(" ".join(g.texts[n] for n in chosen)))
+            out.append(Attributed(text, Support.SUPPORTED, chosen[0], quote, score, para, sources=tuple(chosen)))
+        else:
+            out.append(Attributed(text, Support.WEAK, None, "", 0.0, para, conflict=reason or ""))
+    return out
+
+
+def _carrying(text: str, ids: Sequence[int], question: str, g: Grounded) -> tuple[tuple[int, ...], str | None]:
+    """The ids (all of ``ids``, or the one that alone carries it) whose evidence carries ``text``."""
+    reason = not_carried(text, [g.texts[n] for n in ids], question)
+    if reason is None:
+        return tuple(ids), None
+    for n in ids:
+        if not_carried(text, [g.texts[n]], question) is None:
+            return (n,), None
+    return (), reason
+
+
+def evidence_citations(supported: Sequence[Attributed], sources: Sequence[Source],
+                       pool: Sequence[Chunk] = ()) -> tuple[Citation, ...]:
+    """One citation per cited evidence sentence, in order of first use: the chip shows that very sentence and
+    opens its page (two answer sentences citing one section show their own two sentences)."""
+    by_n = {s.n: s for s in sources}
+    best: dict[int, float] = {}
+    for a in supported:
+        for n in a.cited:
+            if n in by_n:
+                best[n] = max(best.get(n, 0.0), a.score)
+    return tuple(citation(by_n[n], short_quote(by_n[n].text), pool, score) for n, score in best.items())
+
+
+def evidence_similarity(encode: Callable[[list[str]], np.ndarray], answer: Sequence[str],
+                        texts: Sequence[str]) -> np.ndarray | None:
+    """Cosines between answer sentences and evidence sentences (None when the embedder fails)."""
+    if not answer or not texts:
+        return None
+    try:
+        vectors = encode(list(answer) + list(texts))
+    except Exception:  # a broken embedder must not cost the student the answer: word overlap only
+        return None
+    return vectors[:len(answer)] @ vectors[len(answer):].T
+
+
+__all__ = ["CONTENT_SHARE", "Grounded", "directions", "evidence_citations", "evidence_similarity", "ground",
+           "not_carried"]

@@ -1,0 +1,94 @@
+"""Evidence sentences: candidates from chunks, rank fusion, neighbours and definitions, book order, the prompt."""
+from __future__ import annotations
+
+import numpy as np
+
+from core.answer.attribution import stems
+from core.answer.evidence import (Unit, chunk_units, evidence_units, fused_scores, grouped, is_code,
+                                  select_evidence)
+from core.answer.prompt import build_prompt, citation_grammar, format_evidence
+from core.models import BookId, Chunk, ChunkId, ChunkRole, Hit, SectionId, Source
+
+
+def chunk(cid: int, text: str, *, ordinal: int | None = None, section: int = 7, number: str = "3.2",
+          title: str = "Norms", page: int = 40, label: str = "") -> Chunk:
+    return Chunk(id=ChunkId(cid), book_id=BookId("b"), section_id=SectionId(section),
+                 ordinal=cid if ordinal is None else ordinal, text=text, role=ChunkRole.CONCEPT, page_start=page,
+                 page_end=page, printed_page_start=str(page - 2), printed_page_end=str(page - 2),
+                 chapter_number="3", chapter_title="Culture", section_number=number, section_title=title,
+                 token_count=len(text.split()), label=label)
+
+
+def words(text: str) -> int:
+    return len(text.split())
+
+
+NORMS = chunk(1, "Sociologists study how people behave. Folkways are norms for routine or casual interaction. "
+                 "They include how to dress and how to greet someone. Mores are norms that embody the moral views "
+                 "of a group.")
+LATER = chunk(2, "Taboos are the strongest norms of all. Breaking one causes disgust.", page=41)
+OTHER = chunk(3, "Values are a culture's standard for judging what is good. Beliefs are tenets people hold true.",
+              section=8, number="3.3", title="Values", page=45)
+
+
+def test_units_are_sentences_and_code_blocks_stay_whole():
+    units = chunk_units(NORMS, hit_rank=0)
+    assert [u.text for u in units][:2] == ["Sociologists study how people behave.",
+                                            "Folkways are norms for routine or casual interaction."]
+    code = chunk(4, "The loop prints each value.\n\nfn main() {\n    let v = vec![1, 2];\n    for x in &v {\n"
+                    "        println!(\"{x}\");\n    }\n}")
+    units = chunk_units(code, hit_rank=0)
+    assert units[-1].code and units[-1].text.startswith("fn main() {") and units[-1].text.endswith("}")
+    assert is_code("let x = 5;\nlet y = x + 1;") and not is_code("A plain sentence about loops.")
+
+
+def test_neighbours_join_in_their_hits_section_only():
+    hits = [Hit(rank=1, chunk=NORMS, score=1.0)]
+    units = evidence_units(hits, [LATER, OTHER], k=4)
+    assert {u.chunk.id for u in units} == {1, 2}  # OTHER is another section
+    assert all(u.hit_rank == 0 for u in units)
+
+
+def test_fusion_needs_no_weights():
+    scores = fused_scores([0.9, 0.1, 0.5], [0.0, 1.0, 0.5], [0, 0, 1])
+    assert scores.shape == (3,) and scores[2] < max(scores[0], scores[1])
+
+
+def test_selection_prefers_the_definition_and_brings_the_sentence_a_pronoun_needs():
+    units = evidence_units([Hit(rank=1, chunk=NORMS, score=1.0), Hit(rank=2, chunk=OTHER, score=0.5)], [], k=4)
+    cos = np.array([0.2, 0.5, 0.6, 0.4, 0.1, 0.1])
+    chosen = select_evidence("What are folkways?", units, cos, token_budget=30, count_tokens=words, stems=stems)
+    texts = [e.text for e in chosen]
+    assert "Folkways are norms for routine or casual interaction." in texts
+    # "They include …" leans on the sentence before it, which comes along and stays before it
+    assert texts.index("Folkways are norms for routine or casual interaction.") < texts.index(
+        "They include how to dress and how to greet someone.")
+    assert [e.id for e in chosen] == list(range(1, len(chosen) + 1))
+    assert [(e.chunk.ordinal, e.index) for e in chosen] == sorted((e.chunk.ordinal, e.index) for e in chosen)
+    assert sum(words(e.text) + 3 for e in chosen) <= 30
+
+
+def test_budget_and_duplicates():
+    twice = [Unit(NORMS, 0, "Folkways are norms for casual interaction.", 0),
+             Unit(LATER, 0, "Folkways are norms for casual interaction.", 1)]
+    chosen = select_evidence("folkways", twice, None, token_budget=100, count_tokens=words, stems=stems)
+    assert len(chosen) == 1
+    assert select_evidence("folkways", twice, None, token_budget=5, count_tokens=words, stems=stems) == ()
+    assert select_evidence("anything", [], None, token_budget=100, count_tokens=words, stems=stems) == ()
+
+
+def test_the_prompt_numbers_sentences_under_their_sections():
+    units = evidence_units([Hit(rank=1, chunk=NORMS, score=1.0), Hit(rank=2, chunk=OTHER, score=0.5)], [], k=4)
+    chosen = select_evidence("What are mores and values?", units, None, token_budget=80, count_tokens=words,
+                             stems=stems)
+    assert [h for h, _ in grouped(chosen)] == ["3.2 Norms (p. 38)", "3.3 Values (p. 43)"]
+    sources = [Source(n=e.id, chunk=e.chunk, text=e.text, label="x") for e in chosen]
+    block = format_evidence(sources)
+    assert block.splitlines()[0] == "3.2 Norms, p. 38" and "[1] " in block and "\n\n3.3 Values, p. 43\n" in block
+    user = build_prompt("What are mores?", sources)[1]["content"]
+    assert user.startswith("Evidence from the textbook:") and user.rstrip().endswith("Question: What are mores?")
+
+
+def test_citation_grammar_lists_only_the_given_ids():
+    g = citation_grammar([3, 1, 12])
+    assert 'cite ::= "1" | "3" | "12"' in g and g.startswith("root ::=")

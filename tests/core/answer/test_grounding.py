@@ -1,0 +1,69 @@
+"""Per-sentence grounding: a citation is kept only when its evidence carries the sentence."""
+from __future__ import annotations
+
+import numpy as np
+
+from core.answer.attribution import Support, render, split_answer
+from core.answer.grounding import Grounded, directions, evidence_citations, ground, not_carried
+from core.models import BookId, Chunk, ChunkId, ChunkRole, SectionId, Source
+
+FOLKWAYS = "Folkways are norms for routine or casual interaction, such as how to dress."
+MORES = "Mores are norms that embody the moral views and principles of a group."
+PRESSURE = "The pressure of a gas increases as its volume decreases at constant temperature."
+MILGRAM = "Stanley Milgram studied obedience to authority in 1961."
+
+
+def test_a_sentence_its_evidence_states_is_carried():
+    assert not_carried("Folkways are norms for casual interaction like dressing.", [FOLKWAYS]) is None
+    assert not_carried("Milgram studied obedience to authority.", [MILGRAM]) is None
+
+
+def test_what_the_evidence_does_not_carry_is_named():
+    assert not_carried("Folkways are norms that embody moral views.", [MORES]) == "subject"
+    assert not_carried("Milgram studied obedience in 1971.", [MILGRAM]) == "number"
+    assert not_carried("Laud Humphreys studied obedience to authority.", [MILGRAM]) == "name"
+    assert not_carried("Folkways are not norms for casual interaction.", [FOLKWAYS]) == "negation"
+    assert not_carried("The pressure of a gas decreases as its volume increases.", [PRESSURE]) is None  # both
+    assert not_carried("Gas pressure drops when the volume falls at constant temperature.",
+                       ["The pressure of a gas depends on its volume at constant temperature."]) == "direction"
+    assert not_carried("Photosynthesis turns sunlight into sugar inside chloroplasts.", [FOLKWAYS]) == "content"
+    assert directions("It rose before noon") == {"up", "before"}
+
+
+def test_the_question_counts_as_carried_text():
+    assert not_carried("Humphreys did not study this.", [MILGRAM], question="Did Humphreys study obedience?") \
+        != "name"
+
+
+def test_ground_keeps_carried_citations_and_greys_the_rest():
+    raw = ("Folkways are norms for casual interaction [1]. Mores embody a group's moral views [1]. "
+           "Laud Humphreys studied obedience [2].")
+    g = Grounded({1: FOLKWAYS, 2: MORES, 3: MILGRAM})
+    out = ground(split_answer(raw), g, question="What are folkways and mores?")
+    assert [a.support for a in out] == [Support.SUPPORTED, Support.SUPPORTED, Support.WEAK]
+    assert out[0].cited == (1,)
+    assert out[1].cited == (2,), "the model's [1] did not carry it; evidence 2 does and is cited instead"
+    assert out[2].cited == () and out[2].conflict == "name"
+    assert render(out).startswith("Folkways are norms for casual interaction [1]. Mores embody a group's moral "
+                                  "views [2].")
+
+
+def test_an_uncited_sentence_is_given_the_evidence_most_like_it():
+    sims = np.array([[0.1, 0.8]])
+    out = ground(split_answer("Mores embody the moral views of a group."), Grounded({1: FOLKWAYS, 2: MORES}, sims))
+    assert out[0].support is Support.SUPPORTED and out[0].cited == (2,)
+
+
+def test_one_citation_per_evidence_sentence_each_with_its_own_quote():
+    def chunk(cid: int, text: str, page: int) -> Chunk:
+        return Chunk(id=ChunkId(cid), book_id=BookId("b"), section_id=SectionId(1), ordinal=cid, text=text,
+                     role=ChunkRole.CONCEPT, page_start=page, page_end=page, printed_page_start=str(page),
+                     printed_page_end=str(page), chapter_number="3", chapter_title="Culture", section_number="3.2",
+                     section_title="Norms", token_count=5)
+    sources = [Source(1, chunk(1, FOLKWAYS, 40), FOLKWAYS, "3.2 Norms, p. 40", quote=FOLKWAYS),
+               Source(2, chunk(2, MORES, 41), MORES, "3.2 Norms, p. 41", quote=MORES)]
+    out = ground(split_answer("Folkways are norms for casual interaction [1]. Mores embody moral views [2]."),
+                 Grounded({1: FOLKWAYS, 2: MORES}))
+    cites = evidence_citations([a for a in out if a.support is Support.SUPPORTED], sources)
+    assert [(c.n, c.quote, c.page_start) for c in cites] == [(1, FOLKWAYS, 40), (2, MORES, 41)]
+    assert cites[0].section == cites[1].section == "3.2" and cites[0].quote != cites[1].quote
