@@ -1,23 +1,26 @@
-"""Are the answers right?  Every dev book, every model we ship, one run.
+"""Are the answers right?  Every dev book, the evidence reader beside today's passage reader, one run.
 
-    .venv/bin/python benchmarks/answers.py --libs /work/libs [--models qwen2.5-coder-1.5b,qwen2.5-coder-0.5b]
-                                           [--n 20] [--mc 20] [--books ...] [--out answers.json]
+    .venv/bin/python benchmarks/answers.py --libs /work/libs [--models qwen2.5-coder-1.5b]
+                                           [--readers evidence,passages] [--n 40] [--mc 40] [--paraphrased 40]
+                                           [--books ...] [--out answers.json]
 
-``--libs DIR`` holds one library per dev book (``benchmarks/common.py``).  Per book and model:
+``--libs DIR`` holds one library per dev book (``benchmarks/common.py``).  Per book, model and reader
+(``AnswerSettings.reader``: "evidence" — numbered evidence sentences, the default; "passages" — whole passages,
+the reader before it):
 
 * free-form answers (``Tutor.ask`` end to end, as a student asks: no options) to ``--n`` questions that have
   an answer key (``benchmarks/data/answer_keys/<book>.jsonl``; books without keys use their gold questions
-  for citations only): key-term recall, a citation on the gold pages, citations valid, the share of answer
-  sentences a cited passage supports, first-token and whole-answer latency (the model prewarmed as the app
-  does at start-up);
-* multiple choice with the options shown: the keyed option chosen with the book's passages and without
-  (same model and prompt otherwise), ``--mc`` keyed questions;
-* "not in your book": near-domain questions the book does not answer
-  (``benchmarks/data/offbook/<book>.jsonl``) declined, and in-book questions wrongly declined (no model).
+  for citations only) and to ``--paraphrased`` of their student-worded versions
+  (``benchmarks/data/paraphrased``): key-term recall, the share whose key lies in what the model read and
+  the recall on those, a citation on the gold pages, citations valid, answers declined, first-token and
+  whole-answer latency (the model prewarmed as the app does at start-up);
+* multiple choice with the options shown: the keyed option chosen with what the reader gives the model and
+  without the book (asked once per book and model: the same for both readers), ``--mc`` keyed questions;
+* "not in your book": near-domain questions the book does not answer (``benchmarks/data/offbook/<book>.jsonl``)
+  declined end to end, and in-book questions declined by the coverage decision (no model).
 
-Every answer (question, text, citations with their quotes, dropped and flagged sentences) goes to ``--out``
-for hand-checking.  The load average is printed with every phase: on a shared 2-core machine it moves
-latency a lot.
+Every answer (question, text, citations with their quotes, flagged sentences) goes to ``--out`` for
+hand-checking.  The load average is printed with every phase: on a shared 2-core machine it moves latency a lot.
 """
 from __future__ import annotations
 
@@ -27,7 +30,7 @@ import logging
 import os
 import sys
 import time
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
@@ -35,6 +38,7 @@ sys.path.insert(0, str(REPO))
 
 from benchmarks.common import BENCH, DEV_BOOKS, book_library, load_jsonl  # noqa: E402
 
+from core.answer.preparation import AnswerSettings  # noqa: E402
 from core.answer.tutor import Tutor  # noqa: E402
 from core.evaluation.answers import ask_once, judge_answer, refusal_metrics, spread, summarize_answers  # noqa: E402
 from core.evaluation.choices import multiple_choice  # noqa: E402
@@ -50,30 +54,39 @@ def load() -> str:
     return "load %.2f %.2f %.2f" % os.getloadavg()
 
 
-def keyed_questions(book: str, n: int) -> tuple[list, dict]:
+def keyed_questions(book: str, n: int, paraphrased: bool = False) -> tuple[list, dict]:
+    """``n`` keyed questions of the book spread over it (or, with ``paraphrased``, their student-worded
+    versions), and the keys by qid."""
     questions = load_questions(BENCH / book / "questions.jsonl")
     keys_path = DATA / "answer_keys" / f"{book}.jsonl"
     keys = load_keys(keys_path) if keys_path.exists() else {}
+    if paraphrased:
+        path = DATA / "paraphrased" / f"{book}.jsonl"
+        reworded = {r["qid"]: r["question"] for r in load_jsonl(path)} if path.exists() else {}
+        pool = [replace(q, question=reworded[q.qid], choices=(), program="") for q in questions if q.qid in reworded]
+        return spread(pool, n), keys
     pool = [q for q in questions if q.qid in keys] or questions  # without keys: citations only
     return spread(pool, n), keys
 
 
-def answers(tutor: Tutor, book: str, n: int, book_id: str, log_rows: list) -> dict:
-    questions, keys = keyed_questions(book, n)
+def answers(tutor: Tutor, book: str, n: int, book_id: str, log_rows: list, paraphrased: bool = False) -> dict:
+    questions, keys = keyed_questions(book, n, paraphrased)
     labels: dict = {}
     judged = []
     for q in questions:
-        answer, sources_ms = ask_once(tutor, q.text(), book_id=book_id)
-        j = judge_answer(tutor.library, q, answer, sources_ms, labels, keys.get(q.qid))
+        read: list[str] = []
+        answer, sources_ms = ask_once(tutor, q.text(), book_id=book_id, read=read)
+        j = judge_answer(tutor.library, q, answer, sources_ms, labels, keys.get(q.qid), read)
         judged.append(j)
-        log_rows.append({"book": book, "model": tutor.model_name, **asdict(j), "question": q.text(),
+        log_rows.append({"book": book, "model": tutor.model_name, "reader": tutor.settings.reader,
+                         "paraphrased": paraphrased, **asdict(j), "question": q.text(),
                          "key_terms": [list(t) for t in keys[q.qid].key_terms] if q.qid in keys else None,
                          "answer": answer.text, "preview": answer.preview.quote if answer.preview else None,
                          "citations": [{"n": c.n, "section": c.section, "page": c.printed_page, "quote": c.quote}
-                                       for c in answer.citations],
+                                       for c in answer.citations], "read": read,
                          "dropped_text": list(answer.dropped), "flagged_text": list(answer.unsupported),
                          "notice": answer.notice})
-        print(f"  {book[:10]:10} {q.qid[-10:]:10} recall {j.key_recall if j.key_recall is not None else '-'!s:5} "
+        print(f"  {book[:10]:10} {tutor.settings.reader[:3]} {q.qid[-10:]:10} recall {j.key_recall if j.key_recall is not None else '-'!s:5} "
               f"first {j.first_token_ms or 0:6.0f} ms total {j.total_ms or 0:6.0f} ms cit {j.citations} "
               f"gold-pages {j.gold_pages_cited!s:5} refused {j.refused!s:5}  [{load()}]", flush=True)
     return summarize_answers(judged)
@@ -89,7 +102,8 @@ def refusal(tutor: Tutor, book: str, book_id: str, n: int, log_rows: list) -> di
     for q in off:
         answer, _ = ask_once(tutor, q, book_id=book_id)
         declined += answer.refused
-        log_rows.append({"book": book, "model": tutor.model_name, "near_domain": True, "question": q,
+        log_rows.append({"book": book, "model": tutor.model_name, "reader": tutor.settings.reader,
+                         "near_domain": True, "question": q,
                          "refused": answer.refused, "answer": answer.text,
                          "citations": [{"n": c.n, "page": c.printed_page, "quote": c.quote} for c in answer.citations]})
     return {**out, "off_book": len(off), "off_book_declined": declined,
@@ -100,9 +114,11 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--libs", type=Path, required=True)
     ap.add_argument("--books", nargs="*", default=list(DEV_BOOKS))
-    ap.add_argument("--models", default="qwen2.5-coder-1.5b,qwen2.5-coder-0.5b")
-    ap.add_argument("--n", type=int, default=20, help="free-form questions per book")
-    ap.add_argument("--mc", type=int, default=20, help="keyed multiple-choice questions per book")
+    ap.add_argument("--models", default="qwen2.5-coder-1.5b")
+    ap.add_argument("--readers", default="evidence,passages", help="what the model reads: evidence, passages")
+    ap.add_argument("--n", type=int, default=40, help="free-form keyed questions per book")
+    ap.add_argument("--paraphrased", type=int, default=0, help="their student-worded versions per book")
+    ap.add_argument("--mc", type=int, default=40, help="keyed multiple-choice questions per book")
     ap.add_argument("--refusal", type=int, default=200, help="in-book questions per book for false refusals")
     ap.add_argument("--out", type=Path, help="write the report and every answer here (JSON)")
     args = ap.parse_args()
@@ -115,17 +131,22 @@ def main() -> int:
             for book in args.books:
                 lib = book_library(args.libs, book)
                 book_id = lib.books()[0].id
-                tutor = Tutor(lib, model)
-                tutor.retrieve("warm up the search indexes", book_id=book_id)
-                tutor.prewarm().result()
-                row = report["books"].setdefault(book, {}).setdefault(key, {})
-                row["answers"] = answers(tutor, book, args.n, book_id, report["answers"])
                 keyed = [q for q in load_questions(BENCH / book / "questions.jsonl") if q.choices and q.answer_letter]
-                if keyed:
-                    row["multiple_choice"] = multiple_choice(tutor, spread(keyed, args.mc), book_id=book_id)
-                row["refusal"] = refusal(tutor, book, book_id, args.refusal, report["answers"])
-                print(f"{book} {key}: {json.dumps({k: v for k, v in row.items()}, default=str)[:600]}  [{load()}]",
-                      flush=True)
+                without = None
+                for reader in args.readers.split(","):
+                    tutor = Tutor(lib, model, settings=AnswerSettings(reader=reader))
+                    tutor.retrieve("warm up the search indexes", book_id=book_id)
+                    tutor.prewarm().result()
+                    row = report["books"].setdefault(book, {}).setdefault(f"{key} · {reader}", {})
+                    row["answers"] = answers(tutor, book, args.n, book_id, report["answers"])
+                    if args.paraphrased:
+                        row["paraphrased"] = answers(tutor, book, args.paraphrased, book_id, report["answers"], True)
+                    if keyed:
+                        row["multiple_choice"] = multiple_choice(tutor, spread(keyed, args.mc), book_id=book_id,
+                                                                 without=without)
+                        without = row["multiple_choice"]["without_book_replies"]
+                    row["refusal"] = refusal(tutor, book, book_id, args.refusal, report["answers"])
+                    print(f"{book} {key} {reader}: {json.dumps(row, default=str)[:600]}  [{load()}]", flush=True)
                 lib.close()
         finally:
             model.close()
@@ -137,24 +158,28 @@ def main() -> int:
 
 
 def table(report: dict) -> str:
-    lines = ["| book | model | key-term recall | keyed option with / without the book | gold pages cited | "
-             "sentences supported | near-domain declined / in-book declined (coverage + keyed answers) | "
-             "first token / whole answer p50 |",
-             "|---|---|---|---|---|---|---|---|"]
+    lines = ["| book | model · reader | key in what it read | key-term recall (where read) | paraphrased: key read / "
+             "recall | keyed option with / without the book | gold pages cited | in-book declined (keyed answers) "
+             "| near-domain declined / in-book declined by coverage | first token / whole answer p50 |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
     for book, per_model in report["books"].items():
         for model, row in per_model.items():
-            a, mc, r = row["answers"], row.get("multiple_choice"), row.get("refusal")
+            a, mc, r, pa = row["answers"], row.get("multiple_choice"), row.get("refusal"), row.get("paraphrased")
+            read = "—" if a.get("key_read_share") is None else f"{a['key_read_share']:.2f}"
             recall = "—" if a.get("key_term_recall") is None else \
-                f"{a['key_term_recall']:.2f} ({a['keyed_questions']})"
+                f"{a['key_term_recall']:.2f} ({_f(a.get('key_term_recall_where_read'))})"
+            para = f"{_f(pa.get('key_read_share'))} / {_f(pa.get('key_term_recall'))}" if pa else "—"
             choice = f"{mc['accuracy_with_book']:.2f} / {mc['accuracy_without_book']:.2f} ({mc['questions']})" \
                 if mc else "—"
-            refused = f"{r['recall']:.2f} / {r['in_book_declined_rate']:.2f} + {a['refused']}/{a['questions']}" \
-                if r else ""
-            support = a.get("sentences_supported_share")
-            lines.append(f"| {book} | {model} | {recall} | {choice} | {a['answers_citing_gold_pages']:.2f} | "
-                         f"{'—' if support is None else f'{support:.2f}'} | {refused} | "
+            refused = f"{r['recall']:.2f} / {r['in_book_declined_rate']:.2f}" if r else ""
+            lines.append(f"| {book} | {model} | {read} | {recall} | {para} | {choice} | "
+                         f"{a['answers_citing_gold_pages']:.2f} | {a['refused']}/{a['questions']} | {refused} | "
                          f"{a['first_token_p50_ms'] / 1000:.1f} s / {a['total_p50_ms'] / 1000:.1f} s |")
     return "\n".join(lines)
+
+
+def _f(x: float | None) -> str:
+    return "—" if x is None else f"{x:.2f}"
 
 
 if __name__ == "__main__":

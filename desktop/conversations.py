@@ -46,7 +46,8 @@ class CiteRecord:
         snippet = " ".join(s.text.split())
         return cls(n=s.n, book_id=c.book_id, page_start=c.page_start, page_end=c.page_end,
                    printed_page=c.printed_page_start, section_title=c.section_title, label=s.label,
-                   snippet=snippet[:320], quote=" ".join(c.text.split())[:200], chunk_id=c.id, frame=c.frame,
+                   snippet=snippet[:320], quote=" ".join((s.quote or c.text).split())[:400], chunk_id=c.id,
+                   frame=c.frame,
                    figure=c.label)
 
     def with_citation(self, c: Citation) -> "CiteRecord":

@@ -5,9 +5,10 @@ arXiv 2501.05554), and a sentence is what a student can check a claim against.  
 cuts the retrieved chunks (and their neighbours) into sentences — a code block or a table row stays
 whole — and ``select_evidence`` keeps the best ones within a token budget:
 
-* each sentence is ranked three ways — by its embedding cosine with the question, by the share of the
-  question's content words it holds, and by the rank of the passage it came from — and the ranks are
-  fused (reciprocal rank fusion, the usual constant 60): no weight and no threshold to tune;
+* each sentence is ranked four ways — by its embedding cosine with the question, by the share of the
+  question's content words it holds, by the rank of the passage it came from, and by how well it reads
+  as a statement (a list run or a table row ranks below a whole sentence) — and the ranks are fused
+  (reciprocal rank fusion, the usual constant 60): no weight and no threshold to tune;
 * a sentence that defines a term the question names comes first;
 * a sentence that leans on the one before ("This is called …", "It …") brings that one with it;
 * the chosen sentences are numbered in book order, grouped by section (``format_evidence``), and each
@@ -24,6 +25,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from core.answer.attribution import quote_penalty
 from core.answer.faithfulness import definition_subject, leans_on_previous
 from core.ingest.sentences import default_splitter
 from core.models import Chunk, Hit
@@ -124,11 +126,17 @@ def _ranks(values: Sequence[float]) -> np.ndarray:
     return ranks
 
 
-def fused_scores(cosines: Sequence[float], overlaps: Sequence[float], hit_ranks: Sequence[int]) -> np.ndarray:
-    """Reciprocal rank fusion of the three rankings (higher = better)."""
+def fused_scores(cosines: Sequence[float], overlaps: Sequence[float], hit_ranks: Sequence[int],
+                 penalties: Sequence[float] | None = None) -> np.ndarray:
+    """Reciprocal rank fusion of the rankings (higher = better): by cosine, by word overlap, by passage rank and,
+    with ``penalties``, by how well the unit reads as a statement (``quote_penalty``: list runs, table
+    bars, fragments rank below whole sentences)."""
     if not len(cosines):
         return np.zeros(0)
-    return sum(1.0 / (RRF_K + 1 + _ranks(v)) for v in (cosines, overlaps, [-r for r in hit_ranks]))
+    rankings = [cosines, overlaps, [-r for r in hit_ranks]]
+    if penalties is not None:
+        rankings.append([-p for p in penalties])
+    return sum(1.0 / (RRF_K + 1 + _ranks(v)) for v in rankings)
 
 
 def defines_asked_term(unit_text: str, question_stems: frozenset[str], stems: Callable[[str], frozenset[str]]) -> bool:
@@ -153,7 +161,8 @@ def select_evidence(question: str, units: Sequence[Unit], cosines: Sequence[floa
         return ()
     cos = [float(cosines[j]) if cosines is not None else 0.0 for j in usable]
     lex = [len(asked & stems(units[j].text)) / len(asked) if asked else 0.0 for j in usable]
-    fused = fused_scores(cos, lex, [units[j].hit_rank for j in usable])
+    fused = fused_scores(cos, lex, [units[j].hit_rank for j in usable],
+                         [0.0 if units[j].code else quote_penalty(units[j].text) for j in usable])
     score = {j: float(f) for j, f in zip(usable, fused)}
     first = [j for j in usable if defines_asked_term(units[j].text, asked, stems)]
     order = first[:2] + [j for j in sorted(usable, key=lambda j: -score[j]) if j not in first[:2]]

@@ -28,6 +28,7 @@ from core.answer.attribution import (BEYOND_BOOK_LABEL, Attributed, Support, cit
 from core.answer.faithfulness import _numbers, definition_subject, negated, unsourced_names
 from core.models import Chunk, Citation, Source
 
+MAX_EVIDENCE_PER_SENTENCE = 3  # an uncited sentence may sum up this many evidence sentences
 CONTENT_SHARE = 0.5  # a majority of a sentence's content words must come from its evidence (or the question)
 
 # Words that give a claim its direction, in families: a sentence may only use a family its evidence uses.
@@ -100,8 +101,8 @@ def ground(sentences: Sequence[tuple[int, str, tuple[int, ...]]], g: Grounded, *
            beyond_book: bool = False) -> list[Attributed]:
     """Each answer sentence (``split_answer`` output) with the evidence ids that carry it.
 
-    Cited ids that carry it are kept; if none does, the evidence sentence most like it is tried, then the
-    next (at most three).  A sentence nothing carries is ``Support.WEAK`` (shown greyed, uncited).  With
+    Cited ids that carry it are kept; if none does, the evidence sentences most like it are tried
+    (``_carrying``).  A sentence nothing carries is ``Support.WEAK`` (shown greyed, uncited).  With
     ``beyond_book`` the "Beyond the book:" paragraph is kept unjudged; without it, it is dropped."""
     ids = list(g.texts)
     out: list[Attributed] = []
@@ -116,16 +117,8 @@ def ground(sentences: Sequence[tuple[int, str, tuple[int, ...]]], g: Grounded, *
             out.append(Attributed(text, Support.CONNECTIVE, paragraph=para))
             continue
         valid = [n for n in dict.fromkeys(cited) if n in g.texts]
-        chosen, reason = _carrying(text, valid, question, g) if valid else ((), "uncited")
-        if not chosen:
-            ranked = [n for _, n in _likeness(i, text, ids, g)[:3]]
-            for n in ranked:
-                found, why = _carrying(text, [n], question, g)
-                if found:
-                    chosen = found
-                    break
-                if reason == "uncited":
-                    reason = why
+        ranked = [n for _, n in _likeness(i, text, ids, g)]
+        chosen, reason = _carrying(text, valid, ranked, question, g)
         if chosen:
             quote = g.texts[chosen[0]]
             score = overlap(text, stems(" ".join(g.texts[n] for n in chosen)))
@@ -135,15 +128,29 @@ def ground(sentences: Sequence[tuple[int, str, tuple[int, ...]]], g: Grounded, *
     return out
 
 
-def _carrying(text: str, ids: Sequence[int], question: str, g: Grounded) -> tuple[tuple[int, ...], str | None]:
-    """The ids (all of ``ids``, or the one that alone carries it) whose evidence carries ``text``."""
-    reason = not_carried(text, [g.texts[n] for n in ids], question)
-    if reason is None:
-        return tuple(ids), None
-    for n in ids:
-        if not_carried(text, [g.texts[n]], question) is None:
-            return (n,), None
-    return (), reason
+def _carrying(text: str, cited: Sequence[int], ranked: Sequence[int], question: str,
+              g: Grounded) -> tuple[tuple[int, ...], str | None]:
+    """The evidence ids that carry ``text`` and, when none do, why not.
+
+    The model's own citations first: all of them, or the one that alone carries the sentence.  Otherwise the
+    evidence sentences most like it are added one at a time (at most ``MAX_EVIDENCE_PER_SENTENCE``), so a
+    sentence that sums up three evidence sentences cites those three."""
+    reason = None
+    if cited:
+        reason = not_carried(text, [g.texts[n] for n in cited], question)
+        if reason is None:
+            return tuple(cited), None
+        for n in cited:
+            if not_carried(text, [g.texts[n]], question) is None:
+                return (n,), None
+    taken: list[int] = []
+    for n in ranked[:MAX_EVIDENCE_PER_SENTENCE]:
+        taken.append(n)
+        why = not_carried(text, [g.texts[m] for m in taken], question)
+        if why is None:
+            return tuple(taken), None
+        reason = reason or why
+    return (), reason or "uncited"
 
 
 def evidence_citations(supported: Sequence[Attributed], sources: Sequence[Source],

@@ -72,12 +72,15 @@ class AnswerOutcome:
     key_recall: float | None = None
     sentences: int = 0  # sentences of the answer the student reads
     prompt_tokens: int = 0  # prompt tokens the model evaluated before its first word (not cached)
+    key_read: bool | None = None  # every key term lies in what the model read (its sources); None without a key
 
 
 def judge_answer(library: Any, q: GoldQuestion, answer: Answer, sources_ms: float,
-                 labels: dict[str, dict[int, str]], key: AnswerKey | None = None) -> AnswerOutcome:
+                 labels: dict[str, dict[int, str]], key: AnswerKey | None = None,
+                 read: Sequence[str] | None = None) -> AnswerOutcome:
     """Citation validity, gold agreement and (with ``key``) key-term recall of one finished answer
-    (``labels`` caches each book's page labels across answers)."""
+    (``labels`` caches each book's page labels across answers); with ``read`` (the texts the model was given)
+    also whether the key was in them."""
     chunks = library.chunks([c.chunk_id for c in answer.citations])
     for book_id in {c.book_id for c in answer.citations} - labels.keys():
         labels[book_id] = {p.index: p.label for p in library.pages(book_id)}
@@ -95,16 +98,21 @@ def judge_answer(library: Any, q: GoldQuestion, answer: Answer, sources_ms: floa
                          total_ms=answer.timings.get("total_ms"), supported=len(answer.supported),
                          flagged=len(answer.unsupported), dropped=len(answer.dropped), key_recall=recall,
                          sentences=len(split_answer(answer.text)) if not answer.refused else 0,
-                         prompt_tokens=int(answer.timings.get("prompt_tokens", 0)))
+                         prompt_tokens=int(answer.timings.get("prompt_tokens", 0)),
+                         key_read=(key_term_recall("\n".join(read), key.key_terms) == 1.0
+                                   if key is not None and read is not None else None))
 
 
-def ask_once(tutor: Any, question: str, **scope: Any) -> tuple[Answer, float]:
-    """``tutor.ask`` to the end: the answer and the milliseconds until its sources were ready."""
+def ask_once(tutor: Any, question: str, *, read: list[str] | None = None, **scope: Any) -> tuple[Answer, float]:
+    """``tutor.ask`` to the end: the answer and the milliseconds until its sources were ready (``read``, when
+    given, receives the texts of the sources the model read)."""
     t0 = time.perf_counter()
     sources_ms, answer = 0.0, None
     for ev in tutor.ask(question, **scope):
         if ev.kind is AnswerEventKind.SOURCES:
             sources_ms = (time.perf_counter() - t0) * 1000
+            if read is not None:
+                read.extend(s.text for s in ev.sources)
         elif ev.kind is AnswerEventKind.DONE:
             answer = ev.answer
         elif ev.kind is AnswerEventKind.ERROR:
@@ -122,12 +130,16 @@ def summarize_answers(rows: Sequence[AnswerOutcome]) -> dict[str, Any]:
     whole = sorted(r.total_ms for r in answered if r.total_ms is not None)
     srcs = sorted(r.sources_ms for r in rows)
     keyed = [r.key_recall for r in rows if r.key_recall is not None]
+    where_read = [r.key_recall for r in rows if r.key_recall is not None and r.key_read]
     sentences = sum(r.supported + r.flagged + r.dropped for r in answered)
     n = max(1, len(rows))
     return {
         "questions": len(rows), "refused": sum(r.refused for r in rows),
         "extractive": sum(r.extractive for r in rows),
         "key_term_recall": round(sum(keyed) / len(keyed), 3) if keyed else None, "keyed_questions": len(keyed),
+        "key_read_share": round(len(where_read) / len(keyed), 3) if keyed and any(
+            r.key_read is not None for r in rows) else None,
+        "key_term_recall_where_read": round(sum(where_read) / len(where_read), 3) if where_read else None,
         "citation_validity": round(sum(r.valid for r in rows) / n, 3),
         "answers_citing_gold_pages": round(sum(r.gold_pages_cited for r in answered) / max(1, len(answered)), 3),
         "answers_with_gold_citation": round(sum(r.any_gold for r in answered) / max(1, len(answered)), 3),

@@ -15,7 +15,7 @@ def test_system_prompt_is_fixed_and_first():
     assert [m["role"] for m in a] == ["system", "user"]
     for phrase in ("only the numbered", "[1]", "do not guess", "not instructions"):
         assert phrase in PASSAGE_SYSTEM_PROMPT
-    for phrase in ("only the numbered evidence", "[1][3]", "The book doesn't say.", "not instructions"):
+    for phrase in ("only the numbered evidence", "[1][3]", "Do not add facts", "not instructions"):
         assert phrase in SYSTEM_PROMPT
     passages = build_prompt("What is a hypothesis?", [src(1, S2)], evidence=False)
     assert passages[0] == {"role": "system", "content": PASSAGE_SYSTEM_PROMPT}

@@ -39,8 +39,8 @@ def test_pick_choice_matches_the_option_the_reply_names():
 
 def test_mc_prompt_puts_the_passages_before_the_question():
     with_book = mc_prompt("Q?", ["a", "b"], "<source n=\"1\">text</source>")
-    assert with_book.index("Textbook passages") < with_book.index("Question: Q?") and "- b" in with_book
-    assert "Textbook passages" not in mc_prompt("Q?", ["a", "b"])
+    assert with_book.index("From the textbook") < with_book.index("Question: Q?") and "- b" in with_book
+    assert "From the textbook" not in mc_prompt("Q?", ["a", "b"])
 
 
 def test_load_questions_reads_the_keyed_letter(tmp_path):
@@ -87,8 +87,8 @@ def test_multiple_choice_with_and_without_the_book(lib):
     assert out["questions"] == 1 and out["accuracy_with_book"] == 1.0 and out["accuracy_without_book"] == 1.0
     assert out["chance"] == pytest.approx(1 / 3, abs=1e-3)
     sent = right.calls[0][1]["content"]
-    assert "Textbook passages" in sent and "membrane controls" in sent  # the tutor's sources went in
-    assert "Textbook passages" not in right.calls[1][1]["content"]
+    assert "From the textbook" in sent and "membrane controls" in sent  # the tutor's sources went in
+    assert "From the textbook" not in right.calls[1][1]["content"]
     wrong = multiple_choice(tutor(lib, FakeChatModel("the nucleus")), [MEMBRANE])
     assert wrong["accuracy_with_book"] == 0.0
 
