@@ -2,15 +2,22 @@
 
 Correctness comes first, speed second.  ``QUALITY_ORDER`` ranks the catalogue by measured answer
 correctness on the dev books (``benchmarks/answers.py``; README "Answers").  Speed is measured on this
-machine once: ``measure`` loads a model, evaluates a fixed prompt of about ``MEASURE_PROMPT_TOKENS``
-tokens and generates ``MEASURE_ANSWER_TOKENS``, and records prompt and generation tokens per second
-(with GPU offload when the settings ask for it).  ``predict`` turns that into the first-token and
-whole-answer time of a typical question, and ``choose`` picks:
+machine: ``measure`` loads a model, evaluates a fixed prompt of about ``MEASURE_PROMPT_TOKENS`` tokens and
+generates ``MEASURE_ANSWER_TOKENS``, again until two runs agree, and records prompt and generation tokens
+per second (with GPU offload when the settings ask for it) together with how much of the CPU other programs
+used meanwhile (``core.llm.machine``).  ``predict`` turns that into the first-token and whole-answer time
+of a typical question, and ``choose`` picks:
 
 * ``Quality.BEST`` — the most correct model that is installed and fits in memory, whatever its speed;
 * ``Quality.BALANCED`` (default) — the most correct model whose predicted first token is at most
   ``Budget.first_token_s`` and whole answer at most ``Budget.whole_answer_s``; the fastest if none is;
 * ``Quality.FASTEST`` — the model with the quickest predicted whole answer.
+
+Measured fairly or not at all: ``choose_for_machine`` measures only while other programs leave the CPU
+nearly idle.  A measurement is *fair* when they used at most ``machine.IDLE_SHARE`` of it and two runs
+agreed; any other (and one stored by a Lantern that did not record this) is *provisional*: it never
+makes ``choose`` pass over a more correct model, and it is measured again when the computer is idle.
+So a downgrade is kept only when an idle computer truly cannot run the more correct model in time.
 
 The measurements are kept in ``<user data dir>/machine.json`` (per model, threads and GPU layers), so a
 later start chooses without measuring again.  Nothing here touches the network.
@@ -29,7 +36,8 @@ from pathlib import Path
 
 import platformdirs
 
-from core.errors import ModelUnavailableError
+from core.errors import LanternError, ModelUnavailableError
+from core.llm import machine
 from core.llm.catalog import CATALOG, QWEN25_CODER_05B, QWEN25_CODER_15B, SMOLLM2_135M, bundled_model_file, is_installed
 from core.llm.model import LocalModel
 from core.llm.settings import ENV_MODEL, LLMSettings
@@ -45,6 +53,9 @@ MEASURE_ENV = "LANTERN_MEASURE_MODELS"
 """``0``: never measure models (choose from an existing profile or keep the default): tests, smoke tests."""
 MEASURE_PROMPT_TOKENS = 400
 MEASURE_ANSWER_TOKENS = 48
+MEASURE_MAX_RUNS = 3
+AGREE_TOLERANCE = 0.2
+"""Two runs agree when their prompt and generation speeds each differ by at most this share."""
 _FILLER = ("The student reads the textbook chapter about energy, work and motion, and takes notes on every "
            "definition, example and exercise so that the ideas are clear before the next class. ")
 
@@ -87,6 +98,34 @@ class Speed:
     threads: int
     gpu_layers: int
     measured_at: str = ""
+    others_share: float | None = None  # share of the CPU other programs used while it was measured
+    runs: int = 0  # timed runs (0: stored by a Lantern that ran one and did not check the load)
+    runs_agree: bool = False  # two runs in a row agreed within AGREE_TOLERANCE
+    fair: bool = False  # measured with the computer idle and runs agreeing (old profiles: False)
+
+    @property
+    def condition(self) -> str:
+        """How it was measured, for Settings and ``lantern models``."""
+        share = machine.describe_share(self.others_share)
+        if self.fair:
+            return f"measured with the computer idle ({share})"
+        if self.runs == 0:
+            return "provisional: measured by an earlier Lantern that did not check how busy the computer was"
+        if not machine.is_idle(self.others_share):
+            return f"provisional: the computer was busy ({share})"
+        return f"provisional: two runs did not agree ({share})"
+
+
+class MeasurementCancelled(LanternError):
+    """A measurement was stopped (the student started an import or asked a question)."""
+
+    code = "cancelled"
+
+
+class MachineBusy(LanternError):
+    """Nothing could be measured: other programs keep the computer busy.  Measured again later."""
+
+    code = "busy"
 
 
 @dataclass(frozen=True)
@@ -98,6 +137,11 @@ class Choice:
     reason: str
     first_token_s: float | None = None
     whole_answer_s: float | None = None
+    provisional: bool = False  # rests on a measurement to repeat when the computer is idle
+
+
+def is_fair(speed: Speed | None) -> bool:
+    return speed is not None and speed.fair
 
 
 def predict(speed: Speed, budget: Budget = Budget()) -> tuple[float, float]:
@@ -108,7 +152,10 @@ def predict(speed: Speed, budget: Budget = Budget()) -> tuple[float, float]:
 
 def choose(speeds: Mapping[str, Speed], quality: Quality = Quality.BALANCED, budget: Budget = Budget(),
            installed: Iterable[str] | None = None) -> Choice:
-    """The model for ``quality`` among the measured (and installed) ones, with a one-line reason."""
+    """The model for ``quality`` among the measured (and installed) ones, with a one-line reason.
+
+    A provisional measurement (``Speed.fair`` false) never passes a model over: for ``BALANCED`` the most
+    correct model runs unless a fair measurement shows it too slow."""
     keys = [k for k in QUALITY_ORDER if k in speeds and (installed is None or k in set(installed))]
     if not keys:
         raise ModelUnavailableError("No chat model could be measured on this computer.")
@@ -116,7 +163,9 @@ def choose(speeds: Mapping[str, Speed], quality: Quality = Quality.BALANCED, bud
 
     def pick(key: str, reason: str) -> Choice:
         first, whole = times[key]
-        return Choice(key, quality, reason, round(first, 1), round(whole, 1))
+        speed = speeds[key]
+        return Choice(key, quality, f"{reason} Speed {speed.condition}.", round(first, 1), round(whole, 1),
+                      provisional=not speed.fair)
 
     name = {k: CATALOG[k].display_name for k in keys}
     if quality is Quality.BEST:
@@ -127,37 +176,70 @@ def choose(speeds: Mapping[str, Speed], quality: Quality = Quality.BALANCED, bud
                              f"(first words in ~{times[fastest][0]:.0f} s, whole answer ~{times[fastest][1]:.0f} s).")
     for k in keys:
         first, whole = times[k]
+        better = [name[b] for b in keys[:keys.index(k)]]
+        slower = f" ({', '.join(better)} would take longer than that here)" if better else ""
         if first <= budget.first_token_s and whole <= budget.whole_answer_s:
-            better = [name[b] for b in keys[:keys.index(k)]]
-            slower = f" ({', '.join(better)} would take longer than that here)" if better else ""
             return pick(k, f"{name[k]} is the most correct model that starts answering within "
                            f"{budget.first_token_s:.0f} s and finishes within {budget.whole_answer_s:.0f} s "
                            f"on this computer (~{first:.0f} s / ~{whole:.0f} s){slower}.")
+        if not speeds[k].fair:
+            return pick(k, f"{name[k]} is the most correct model{slower}; measured at ~{first:.0f} s / "
+                           f"~{whole:.0f} s, but not on an idle computer, so it is measured again before "
+                           "a less correct model replaces it.")
     return pick(fastest, f"No model answers within {budget.first_token_s:.0f} s here; {name[fastest]} is the "
                          f"fastest (~{times[fastest][0]:.0f} s to the first words).")
 
 
 # -- measuring -------------------------------------------------------------------------------------
-def measure_messages(tokens: int = MEASURE_PROMPT_TOKENS) -> list[dict[str, str]]:
-    """A fixed prompt of about ``tokens`` tokens (never cached: its text differs from any real prompt)."""
+def measure_messages(tokens: int = MEASURE_PROMPT_TOKENS, run: int = 0) -> list[dict[str, str]]:
+    """A fixed prompt of about ``tokens`` tokens (never cached: its text differs from any real prompt, and
+    each ``run`` starts differently so a repeat evaluates it all again)."""
     body = (_FILLER * (tokens // 30 + 1))[: tokens * 4]
-    return [{"role": "system", "content": "You are a careful assistant."},
+    return [{"role": "system", "content": f"You are a careful assistant (measurement {run + 1})."},
             {"role": "user", "content": body + "\n\nWrite one long paragraph about these notes."}]
 
 
-def measure(model, *, key: str, threads: int, gpu_layers: int) -> Speed:
-    """Load ``model`` (a ``LocalModel``) and time a fixed prompt and a short answer."""
+def runs_agree(a: tuple[float, float], b: tuple[float, float], tolerance: float = AGREE_TOLERANCE) -> bool:
+    """Whether two runs' (prompt, generation) tokens per second differ by at most ``tolerance`` each."""
+    return all(abs(x - y) <= tolerance * max(x, y, 1e-9) for x, y in zip(a, b))
+
+
+def measure(model, *, key: str, threads: int, gpu_layers: int, cancel: Callable[[], bool] | None = None,
+            watch: Callable[[], machine.CpuWatch] = machine.CpuWatch, max_runs: int = MEASURE_MAX_RUNS) -> Speed:
+    """Load ``model`` (a ``LocalModel``) and time a fixed prompt and a short answer, again until two runs in
+    a row agree (at most ``max_runs``), watching how much of the CPU other programs use meanwhile.
+
+    Raises ``MeasurementCancelled`` when ``cancel()`` turns true."""
+    cancelled = cancel or (lambda: False)
+    cpu = watch().start()
     t0 = time.perf_counter()
     model.prewarm([{"role": "system", "content": "warm up"}]).result()
     load_s = time.perf_counter() - t0
-    stream = model.stream_chat(measure_messages(), max_tokens=MEASURE_ANSWER_TOKENS, temperature=0.0)
-    for _ in stream:
-        pass
-    st = stream.stats
-    prompt_tps = max(1.0, st.evaluated_tokens / max(st.prompt_s, 1e-3))
-    generate_tps = max(0.1, st.tokens_per_second)
+    runs: list[tuple[float, float]] = []
+    agree = False
+    for run in range(max_runs):
+        if cancelled():
+            raise MeasurementCancelled("The measurement was stopped.")
+        stream = model.stream_chat(measure_messages(run=run), max_tokens=MEASURE_ANSWER_TOKENS, temperature=0.0,
+                                   cancel=cancelled)
+        for _ in stream:
+            pass
+        if cancelled():
+            raise MeasurementCancelled("The measurement was stopped.")
+        st = stream.stats
+        runs.append((max(1.0, st.evaluated_tokens / max(st.prompt_s, 1e-3)), max(0.1, st.tokens_per_second)))
+        if len(runs) >= 2 and runs_agree(runs[-2], runs[-1]):
+            agree = True
+            break
+    share = cpu.share()
+    prompt_tps, generate_tps = ((runs[-2][0] + runs[-1][0]) / 2, (runs[-2][1] + runs[-1][1]) / 2) if agree \
+        else max(runs, key=lambda r: r[1])  # no agreement: the fastest run is the nearest to an idle machine
     now = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
-    return Speed(key, round(prompt_tps, 1), round(generate_tps, 2), round(load_s, 2), threads, gpu_layers, now)
+    fair = agree and share is not None and machine.is_idle(share)
+    log.info("measured %s: %.0f prompt tok/s, %.1f tok/s over %d runs (agree %s, others' CPU share %s)",
+             key, prompt_tps, generate_tps, len(runs), agree, share)
+    return Speed(key, round(prompt_tps, 1), round(generate_tps, 2), round(load_s, 2), threads, gpu_layers, now,
+                 others_share=share, runs=len(runs), runs_agree=agree, fair=fair)
 
 
 # -- the machine profile ---------------------------------------------------------------------------
@@ -207,28 +289,52 @@ def save_speed(speed: Speed, path: Path | None = None) -> None:
 
 def choose_for_machine(open_model: Callable[[str], object], installed: Iterable[str], *, threads: int,
                        gpu_layers: int, quality: Quality = Quality.BALANCED, budget: Budget = Budget(),
-                       progress: Callable[[str], None] | None = None, path: Path | None = None) -> Choice:
-    """Choose, measuring what is missing: models are measured most correct first, and measuring stops at
-    the first that fits the budget (for ``BALANCED``); ``open_model(key)`` returns a ``LocalModel``."""
+                       progress: Callable[[str], None] | None = None, path: Path | None = None,
+                       busy: Callable[[], float | None] = machine.others_share_now,
+                       cancel: Callable[[], bool] | None = None) -> Choice:
+    """Choose, measuring what is missing or provisional: most correct first, stopping (for ``BALANCED``) at
+    the first model that fits the budget or whose speed stays provisional.  ``open_model(key)`` returns a
+    ``LocalModel``; ``busy()`` says how much of the CPU other programs use now: above
+    ``machine.IDLE_SHARE`` nothing is measured (the choice rests on what is known, provisional if need be).
+
+    Raises ``MachineBusy`` when nothing is known and the computer was too busy to measure,
+    ``MeasurementCancelled`` when ``cancel()`` turned true."""
     installed = [k for k in QUALITY_ORDER if k in set(installed)]
     speeds = load_speeds(threads, gpu_layers, path)
+    deferred = False
     for key in installed:
-        if key not in speeds:
+        if not is_fair(speeds.get(key)):
+            share = busy()
+            if not machine.is_idle(share):
+                log.info("not measuring %s now: %s", key, machine.describe_share(share))
+                if progress:
+                    progress(f"The computer is busy ({machine.describe_share(share)}): "
+                             "Lantern measures the models when it is idle.")
+                deferred = True
+                break
             if progress:
                 progress(f"Measuring {CATALOG[key].display_name} on this computer…")
             model = open_model(key)
             try:
-                speeds[key] = measure(model, key=key, threads=threads, gpu_layers=gpu_layers)
+                speeds[key] = measure(model, key=key, threads=threads, gpu_layers=gpu_layers, cancel=cancel)
                 save_speed(speeds[key], path)
             except ModelUnavailableError as exc:
                 log.warning("cannot measure %s: %s", key, exc.message)
                 continue
             finally:
                 model.close()
+        if not speeds[key].fair:
+            break  # provisional: it runs until an idle computer says otherwise
         first, whole = predict(speeds[key], budget)
         if quality is Quality.BALANCED and first <= budget.first_token_s and whole <= budget.whole_answer_s:
             break
-    return choose(speeds, quality, budget, installed)
+    if deferred and not any(k in speeds for k in installed):
+        raise MachineBusy("The computer is busy: Lantern measures the models when it is idle.")
+    choice = choose(speeds, quality, budget, installed)
+    if deferred and not choice.provisional:
+        choice = replace(choice, provisional=True, reason=choice.reason + " More correct models are measured "
+                                                                          "when the computer is idle.")
+    return choice
 
 
 def installed_models() -> list[str]:
@@ -249,9 +355,13 @@ def resolve_model(explicit: str | None = None, *, quality: Quality = Quality.BAL
     if not installed:
         return settings, None
     if measure_missing and os.environ.get(MEASURE_ENV, "1") != "0":
-        choice = choose_for_machine(lambda key: LocalModel(replace(settings, model=key)), installed,
-                                    threads=settings.threads, gpu_layers=settings.n_gpu_layers, quality=quality,
-                                    progress=progress)
+        try:
+            choice = choose_for_machine(lambda key: LocalModel(replace(settings, model=key)), installed,
+                                        threads=settings.threads, gpu_layers=settings.n_gpu_layers,
+                                        quality=quality, progress=progress)
+        except MachineBusy as exc:
+            log.info("%s", exc.message)
+            return settings, None
     else:
         speeds = load_speeds(settings.threads, settings.n_gpu_layers)
         if not any(k in speeds for k in installed):
@@ -260,6 +370,6 @@ def resolve_model(explicit: str | None = None, *, quality: Quality = Quality.BAL
     return replace(settings, model=choice.model), choice
 
 
-__all__ = ["Budget", "Choice", "MEASURE_ENV", "QUALITY_ORDER", "Quality", "Speed", "choose", "choose_for_machine",
-           "installed_models", "load_speeds", "measure", "measure_messages", "predict", "profile_path",
-           "resolve_model", "save_speed"]
+__all__ = ["Budget", "Choice", "MEASURE_ENV", "MachineBusy", "MeasurementCancelled", "QUALITY_ORDER", "Quality",
+           "Speed", "choose", "choose_for_machine", "installed_models", "is_fair", "load_speeds", "measure",
+           "measure_messages", "predict", "profile_path", "resolve_model", "runs_agree", "save_speed"]
