@@ -3,6 +3,12 @@ drag and drop and removing books: ``desktop.importing``).
 
 The window owns two single-thread pools (through ``ImportQueue`` and ``AskRunner``): library writes
 and the model each have their own thread, and widgets are only touched here, on the GUI thread.
+
+At start-up nothing waits behind work it does not need: the library check runs first on the import thread
+(it is quick, and its dialog must not wait for the warm-up), then the warm-up (NLTK, the embedding model),
+then the books whose indexing stopped; the chat model loads on its own thread meanwhile.  Measuring the
+chat models (``desktop.model_choice``) comes last: only when none of that is queued or running and no
+answer streams, cancelled when an import or a question arrives, and only while the computer is idle.
 """
 from __future__ import annotations
 
@@ -69,14 +75,17 @@ class MainWindow(ImportActions, QMainWindow):
         self.reopen_last_book()
         self._route_drops()
         gc.freeze()  # Qt, NumPy and friends are long-lived: keep them out of every GC pass
-        self.chooser = ModelChooser(self)
+        self.chooser = ModelChooser(self, ready=self._idle_for_measuring)
         self.chooser.chosen.connect(self._model_chosen)
+        self.chooser.deferred.connect(self._model_deferred)
+        self.chooser.started.connect(self._update_status)
+        self._wire_chooser()
         if warm_up:
-            self.imports.warm_up()
-            self.library_check.start(quiet=True)  # after warm-up, on the same thread
+            self.library_check.start(quiet=True)  # first: a quick read, its dialog waits for nothing else
+            self.imports.warm_up()  # then NLTK and the embedding model, before the student's first import
             self.imports.resume_pending()  # books whose indexing stopped when the app last closed
             self.runner.prewarm()  # the model loads on its own thread while the student looks around
-            self._choose_model()
+            self._choose_model()  # measured last, when all of the above is done
 
     # -- construction ------------------------------------------------------------------------------------------
     def _build(self) -> None:
@@ -156,14 +165,19 @@ class MainWindow(ImportActions, QMainWindow):
     def _update_status(self) -> None:
         asker = self.runner.asker
         engine = getattr(asker, "model_name", "") or type(asker).__name__
-        tip = choice_text(getattr(asker, "choice", None), engine) if not self.settings.model_path else \
-            f"Chosen model file: {self.settings.model_display}"
+        tip = f"Chosen model file: {self.settings.model_display}" if self.settings.model_path else \
+            choice_text(getattr(asker, "choice", None), engine, self.chooser_state)
         if self.model_problem is not None:
             engine += " — unavailable, answers quote the book"
             tip += "\n" + error_text(self.model_problem)
         self.model_label.setText(f"Model: {engine}")
         self.model_label.setToolTip(tip)
         self.compute_label.setText(self.settings.compute_display)
+
+    @property
+    def chooser_state(self) -> str:
+        chooser = getattr(self, "chooser", None)  # the status bar is built before the chooser
+        return chooser.state if chooser is not None else ""
 
     def _model_prewarmed(self, asker, error) -> None:
         """The model thread finished loading ``asker``'s model (``error``: why it cannot answer)."""
@@ -262,15 +276,30 @@ class MainWindow(ImportActions, QMainWindow):
         self._update_status()
         self.runner.prewarm()
 
+    def _wire_chooser(self) -> None:
+        """Measuring yields: it stops when an import is queued or a question asked, and starts again when
+        the import thread and the model thread are both idle."""
+        self.imports.queued.connect(lambda *_: self.chooser.cancel())
+        self.runner.asked.connect(lambda _rid: self.chooser.cancel())
+        self.imports.idle.connect(self.chooser.poke)
+        self.runner.prewarmed.connect(lambda *_: self.chooser.poke())
+        self.runner.ended.connect(lambda *_: self.chooser.poke())
+
+    def _idle_for_measuring(self) -> bool:
+        """No import, library check or warm-up queued, the model loaded, no answer streaming."""
+        return not (self.imports.busy() or self.runner.busy() or self.runner.warming)
+
     def _choose_model(self) -> None:
-        """Measure the installed models once in the background unless a model file is chosen or the
-        tutor already runs the model chosen for this computer."""
+        """Measure the installed models in the background (when the window is idle) unless a model file is
+        chosen or the tutor already runs the model fairly chosen for this computer."""
         asker = self.runner.asker
-        if self.settings.model_path or self.asker_factory is None or getattr(asker, "choice", None) is not None:
+        choice = getattr(asker, "choice", None)
+        if self.settings.model_path or self.asker_factory is None or (choice is not None and not choice.provisional):
             return
         if os.environ.get(MEASURE_ENV, "1") == "0":  # tests and the smoke test: keep the default model
             return
         self.chooser.start(Quality(self.settings.quality), self.settings.threads or None, self.settings.gpu_layers)
+        self._update_status()
 
     def _model_chosen(self, choice) -> None:
         asker = self.runner.asker
@@ -278,15 +307,22 @@ class MainWindow(ImportActions, QMainWindow):
         running = getattr(getattr(model, "settings", None), "model", None)
         if choice.model != running and self.asker_factory is not None and not self.chat.is_streaming():
             self.set_asker(self.asker_factory(self.library, self.settings))
-        elif hasattr(asker, "choice"):
-            asker.choice = choice
+            asker = self.runner.asker
+        if hasattr(asker, "choice") and getattr(getattr(getattr(asker, "model", None), "settings", None),
+                                                "model", choice.model) == choice.model:
+            asker.choice = choice  # with its reason and whether it is provisional
         self.statusBar().showMessage(choice.reason, 15_000)
+        self._update_status()
+
+    def _model_deferred(self, message: str) -> None:
+        self.statusBar().showMessage(message, 15_000)
         self._update_status()
 
     # -- settings / help ----------------------------------------------------------------------------------------
     def open_settings(self) -> None:
         asker = self.runner.asker
-        note = choice_text(getattr(asker, "choice", None), getattr(asker, "model_name", "") or "no model")
+        note = choice_text(getattr(asker, "choice", None), getattr(asker, "model_name", "") or "no model",
+                           self.chooser_state)
         dialog = SettingsDialog(self.settings, self, model_note=note)
         if dialog.exec() != SettingsDialog.DialogCode.Accepted:
             return
@@ -345,7 +381,8 @@ class MainWindow(ImportActions, QMainWindow):
         return True
 
     def shutdown(self, wait_ms: int = 15_000) -> None:
-        """Stop answering, cancel imports, wait for both threads (idempotent)."""
+        """Stop measuring and answering, cancel imports, wait for both threads (idempotent)."""
+        self.chooser.stop()
         self.runner.close(wait_ms)
         if hasattr(self.runner.asker, "close"):
             self.runner.asker.close()

@@ -61,7 +61,11 @@ constant and the temperature <math {_MATHML}><mi>T</mi></math> is in kelvin.</p>
 of heat.</p>"""
 
 
-def wait_until(app: QApplication, predicate: Callable[[], bool], timeout: float = 120.0) -> None:
+WAIT_S = 30 * 60
+"""How long a step may take by default: a guard against a hang, not a speed budget (a busy computer is slow)."""
+
+
+def wait_until(app: QApplication, predicate: Callable[[], bool], timeout: float = WAIT_S) -> None:
     """Run the event loop until ``predicate()`` (raises TimeoutError after ``timeout`` seconds)."""
     deadline = time.monotonic() + timeout
     while not predicate():
@@ -166,7 +170,7 @@ def _library_and_answer(app: QApplication, window, out: Path, sample: Path) -> l
     return shots
 
 
-def _ask(app: QApplication, window, question: str, timeout: float = 120.0) -> None:
+def _ask(app: QApplication, window, question: str, timeout: float = WAIT_S) -> None:
     window.chat.question.setText(question)
     window.chat.ask()
     wait_until(app, lambda: not window.chat.is_streaming(), timeout)

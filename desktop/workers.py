@@ -7,11 +7,8 @@ Rules kept here so the widgets never have to think about threads:
 * Library writes are serialised: imports (and removals) run one at a time on ``ImportQueue``'s pool.
 * One thread owns the model: every ``asker.ask`` iteration runs on ``AskRunner``'s pool, which has
   exactly one thread and is separate from the import pool.
-* The GUI must not stall while a worker runs Python: a full cyclic-GC pass holds the GIL for every
-  thread, and during a 300-page import it took 120-250 ms (scanning Qt/NumPy/model objects and the
-  parsed book).  ``HeapPolicy`` suspends only the oldest generation while work runs (young objects
-  are still collected; acyclic garbage is freed by reference counting as always), then, when idle,
-  collects everything and freezes the survivors (``gc.freeze``) so later passes skip them.
+* The GUI must not stall while a worker runs Python: every job holds ``desktop.heap.HeapPolicy`` (no
+  full GC pass, which holds the GIL for every thread, until the work is done).
 """
 from __future__ import annotations
 
@@ -30,6 +27,7 @@ from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 from core.errors import LanternError, ModelUnavailableError
 from core.models import AnswerEventKind, ImportResult, ImportStatus, Turn
 from desktop.errors import error_text
+from desktop.heap import HeapPolicy, settle_heap  # noqa: F401 - settle_heap: re-exported
 from desktop.protocols import Asker, Scope
 
 log = logging.getLogger(__name__)
@@ -38,44 +36,6 @@ _ids = itertools.count(1)
 
 WARM_MODULES = ("core.index.chunker", "core.ingest.sentences", "core.ingest.enrich", "core.ingest.pdf.reader",
                 "core.ingest.epub", "core.ingest.markdown", "core.ingest.html.reader", "core.ingest.plain_text")
-
-
-class HeapPolicy:
-    """Counts running jobs (GUI thread only); full GC passes happen only when none is running."""
-
-    _busy = 0
-    _saved: tuple[int, int, int] | None = None
-
-    @classmethod
-    def hold(cls) -> None:
-        """A job starts: no full (generation 2) collection until every job released."""
-        cls._busy += 1
-        if cls._saved is None:
-            cls._saved = gc.get_threshold()
-            gc.set_threshold(cls._saved[0], cls._saved[1], 1_000_000)
-
-    @classmethod
-    def release(cls) -> None:
-        """A job ended: when it was the last, restore the thresholds and settle the heap."""
-        cls._busy = max(0, cls._busy - 1)
-        if cls._busy == 0:
-            if cls._saved is not None:
-                gc.set_threshold(*cls._saved)
-                cls._saved = None
-            settle_heap()
-
-
-def settle_heap() -> None:
-    """Collect everything, then freeze the survivors (GUI thread, when no job runs).
-
-    Frozen objects are never scanned again by the cyclic GC; they are still freed normally when their
-    reference count drops.  After the first freeze this pass only scans what was created since.
-    """
-    started = time.perf_counter()
-    gc.collect()
-    gc.freeze()
-    # Not gc.get_freeze_count(): it walks every frozen object (~140 ms with torch loaded, GIL held).
-    log.debug("heap settled in %.1f ms", (time.perf_counter() - started) * 1000)
 
 
 def warm_up(library) -> None:
@@ -169,7 +129,7 @@ class ImportQueue(QObject):
     progressed = Signal(int, str, int, int)
     searchable = Signal(int, object)  # job id, Book: askable by keyword while its vectors fill in
     finished = Signal(int, object)  # job id, ImportResult (IMPORTED, SEARCHABLE, DUPLICATE or ERROR)
-    idle = Signal()  # the queue ran empty
+    idle = Signal()  # the queue ran empty (no import and no other library write left)
 
     def __init__(self, library, parent: QObject | None = None):
         super().__init__(parent)
@@ -216,6 +176,10 @@ class ImportQueue(QObject):
     def pending(self) -> int:
         """How many jobs are queued or running."""
         return len(self._jobs)
+
+    def busy(self) -> bool:
+        """Whether an import or another library write (warm-up, library check, removal) is queued or running."""
+        return bool(self._jobs) or self._writes > 0
 
     def run_write(self, fn: Callable[[], object], done: Callable[[object], None]) -> None:
         """Run another library write (e.g. removing a book) in turn with the imports.
@@ -272,6 +236,8 @@ class ImportQueue(QObject):
         if self._writes > 0:
             self._writes -= 1
             HeapPolicy.release()
+        if not self.busy():
+            self.idle.emit()
 
     def _on_searchable(self, job_id: int, book) -> None:
         if job_id in self._jobs:
@@ -282,7 +248,7 @@ class ImportQueue(QObject):
         if self._jobs.pop(job_id, None) is not None:
             HeapPolicy.release()
         self.finished.emit(job_id, result)
-        if not self._jobs:
+        if not self.busy():
             self.idle.emit()
 
 
@@ -314,6 +280,7 @@ class AskRunner(QObject):
     failed = Signal(int, object)
     ended = Signal(int, bool)
     prewarmed = Signal(object, object)
+    asked = Signal(int)  # a question was queued (request id)
 
     def __init__(self, asker: Asker, parent: QObject | None = None):
         super().__init__(parent)
@@ -323,8 +290,14 @@ class AskRunner(QObject):
         self._emitter.event.connect(self.event)
         self._emitter.failed.connect(self.failed)
         self._emitter.ended.connect(self._on_ended)
-        self._emitter.prewarmed.connect(self.prewarmed)
+        self._emitter.prewarmed.connect(self._on_prewarmed)
         self._cancel: dict[int, threading.Event] = {}
+        self._warming = 0  # prewarm jobs queued or running
+
+    @property
+    def warming(self) -> bool:
+        """Whether a model is still being loaded (assembled, hash-checked, its instructions evaluated)."""
+        return self._warming > 0
 
     def ask(self, question: str, scope: Scope, previous: Turn | None = None) -> int:
         """Start answering ``question`` within ``scope`` (a follow-up of ``previous``); returns the request id."""
@@ -334,6 +307,7 @@ class AskRunner(QObject):
         self._cancel[rid] = flag
         HeapPolicy.hold()
         self.pool.start(FnRunnable(lambda: self._run(rid, question, scope, previous, flag)))
+        self.asked.emit(rid)
         return rid
 
     def prewarm(self) -> None:
@@ -342,7 +316,12 @@ class AskRunner(QObject):
         asker = self.asker
         if not hasattr(asker, "prewarm"):
             return
+        self._warming += 1
         self.pool.start(FnRunnable(lambda: self._prewarm(asker)))
+
+    def _on_prewarmed(self, asker, error) -> None:
+        self._warming = max(0, self._warming - 1)
+        self.prewarmed.emit(asker, error)
 
     def _prewarm(self, asker: Asker) -> None:
         error = None

@@ -25,6 +25,8 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 LIMIT_BYTES = 2_200_000_000  # the installer a student downloads
+HANG_GUARD_S = 30 * 60
+"""Each run may take this long: a guard against a hang, not a speed budget (tests/waiting.py has the same)."""
 QUESTION = "What is kinetic energy?"
 
 
@@ -56,11 +58,12 @@ class Runner:
         self.env = dict(os.environ, LANTERN_MEASURE_MODELS="0", HOME=str(home), XDG_DATA_HOME=str(home / "data"),
                         XDG_CONFIG_HOME=str(home / "config"), XDG_CACHE_HOME=str(home / "cache"),
                         LOCALAPPDATA=str(home / "data"), APPDATA=str(home / "config"),  # Windows
-                        QT_QPA_PLATFORM="offscreen", LANTERN_LIBRARY=str(home / "library"))
+                        QT_QPA_PLATFORM="offscreen", LANTERN_LIBRARY=str(home / "library"),
+                        LANTERN_SELF_TEST_TIMEOUT_S=str(HANG_GUARD_S))  # --self-test gives up no sooner
         for var in ("LANTERN_CHAT_MODEL", "LANTERN_MODEL_CACHE", "LANTERN_RESOURCES", "VIRTUAL_ENV"):
             self.env.pop(var, None)
 
-    def run(self, argv: list[str], timeout: int = 900) -> tuple[subprocess.CompletedProcess, float]:
+    def run(self, argv: list[str], timeout: int = HANG_GUARD_S) -> tuple[subprocess.CompletedProcess, float]:
         t0 = time.perf_counter()
         proc = subprocess.run(self.prefix + argv, env=self.env, capture_output=True, text=True, timeout=timeout)
         return proc, time.perf_counter() - t0

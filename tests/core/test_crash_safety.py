@@ -17,6 +17,7 @@ from core.library import Library
 from core.models import ImportStatus, SearchMode
 from tests.core.ingest.pdf.fixtures import sample_book
 from tests.fakes import HashingEmbedder
+from tests.waiting import HANG_GUARD_S
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -102,7 +103,7 @@ def run_child(tmp_path: Path, point: str, root: Path, pdf: Path) -> None:
     script = tmp_path / "child.py"
     script.write_text(CHILD, encoding="utf-8")
     proc = subprocess.run([sys.executable, str(script), point, str(root), str(pdf)], capture_output=True,
-                          text=True, timeout=120, cwd=REPO, env={**os.environ, "PYTHONPATH": str(REPO)})
+                          text=True, timeout=HANG_GUARD_S, cwd=REPO, env={**os.environ, "PYTHONPATH": str(REPO)})
     assert proc.returncode == -signal.SIGKILL, (point, proc.returncode, proc.stdout, proc.stderr[-2000:])
 
 

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QApplication
 from core.library import Library
 from tests.desktop.fake_asker import FakeAsker
 from tests.fakes import HashingEmbedder
+from tests.waiting import wait_for
 
 CHAPTERS = {
     1: ("Cells", ["A cell is the smallest unit of life and every organism is made of cells.",
@@ -105,6 +106,7 @@ def window(qtbot, library, fake_asker):
     win.shutdown()
 
 
-def wait_imports(qtbot, window, timeout: int = 20_000) -> None:
-    """Wait until the import queue is empty (all finished signals delivered)."""
-    qtbot.waitUntil(lambda: window.imports.pending() == 0, timeout=timeout)
+def wait_imports(qtbot, window) -> None:
+    """Wait until the import queue is empty (all finished signals delivered); real imports take as long as
+    this computer needs (``tests.waiting``: a hang guard, no budget)."""
+    wait_for(qtbot, lambda: window.imports.pending() == 0, "the imports to finish")

@@ -11,10 +11,12 @@ from collections.abc import Callable, Iterator
 
 from core.models import Answer, AnswerEvent, AnswerEventKind
 from desktop.search_asker import citation_for, sentences, sources_from_hits
+from tests.waiting import HANG_GUARD_S
 
 
 class FakeAsker:
     model_name = "fake-model"
+    choice = None  # the window records the model choice here, as on the real tutor
 
     def __init__(self, library, *, delay: float = 0.0, gate: threading.Event | None = None, refuse: bool = False):
         self.library = library
@@ -35,7 +37,7 @@ class FakeAsker:
         sources = () if self.refuse else sources_from_hits(hits, titles)
         yield AnswerEvent(AnswerEventKind.SOURCES, sources=sources)
         if self.gate is not None:
-            self.gate.wait(10)
+            self.gate.wait(HANG_GUARD_S)  # the test opens it; the guard only ends a forgotten gate
         if self.refuse:
             yield from self._tokens(["This is ", "not in ", "your book."], cancel)
             yield AnswerEvent(AnswerEventKind.DONE, answer=Answer(

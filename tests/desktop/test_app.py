@@ -13,6 +13,7 @@ from core.models import AnswerEventKind
 from desktop.library_view import NODE_ROLE
 from tests.core.test_library import BOOK_MD
 from tests.desktop.conftest import drop_files, make_pdf, wait_imports
+from tests.waiting import wait_for
 
 
 def sidebar_rows(window, row: int = 0) -> list[tuple[str, str]]:
@@ -32,7 +33,7 @@ def import_now(window, path: Path):
 def ask_and_wait(qtbot, window, question: str):
     window.chat.question.setText(question)
     window.chat.ask()
-    qtbot.waitUntil(lambda: not window.chat.is_streaming(), timeout=15_000)
+    wait_for(qtbot, lambda: not window.chat.is_streaming(), "the answer to finish")
     return window.chat.current.turns[-1]
 
 
@@ -94,12 +95,12 @@ def test_sources_arrive_before_the_streamed_answer(qtbot, window, fake_asker, ti
     window.runner.event.connect(lambda rid, ev: kinds.append(ev.kind))
     window.chat.question.setText("What is kinetic energy?")
     window.chat.ask()
-    qtbot.waitUntil(lambda: len(window.chat.sources.cards) > 0, timeout=10_000)
+    wait_for(qtbot, lambda: len(window.chat.sources.cards) > 0, "len(window.chat.sources.cards) > 0")
     turn = window.chat.current.turns[-1]
     assert turn.answer == "" and "According" not in window.chat.transcript.toPlainText()
     assert window.chat.stop_btn.isEnabled() and window.stop_action.isEnabled()
     gate.set()
-    qtbot.waitUntil(lambda: not window.chat.is_streaming(), timeout=10_000)
+    wait_for(qtbot, lambda: not window.chat.is_streaming(), "the answer to finish")
     assert kinds[0] is AnswerEventKind.SOURCES and kinds[-1] is AnswerEventKind.DONE
     assert set(kinds[1:-1]) == {AnswerEventKind.TOKEN} and len(kinds) > 4
     assert turn.state == "done" and "[1]" in turn.answer
@@ -123,7 +124,8 @@ def test_clicking_a_citation_opens_the_page_with_the_quote_highlighted(qtbot, wi
     cited = turn.cite(1)
     assert cited is not None and cited.quote
     click_anchor(qtbot, window.chat.transcript, "cite:0:1")
-    qtbot.waitUntil(lambda: window.reader.current_page == cited.page_start, timeout=5_000)
+    wait_for(qtbot, lambda: window.reader.current_page == cited.page_start,
+             "window.reader.current_page == cited.page_start")
     assert window.reader.highlight_rects, "the quoted passage is highlighted"
     page_text = window.reader.paged.fitz_page(cited.page_start).get_text()
     assert " ".join(cited.quote.split()[:4]).lower() in " ".join(page_text.split()).lower()
@@ -143,9 +145,9 @@ def test_stop_with_escape_cancels_the_answer(qtbot, window, fake_asker, tiny_pdf
     fake_asker.delay = 0.2
     window.chat.question.setText("What is a cell?")
     window.chat.ask()
-    qtbot.waitUntil(lambda: window.chat.current.turns[-1].answer != "", timeout=10_000)
+    wait_for(qtbot, lambda: window.chat.current.turns[-1].answer != "", 'window.chat.current.turns[-1].answer != ""')
     qtbot.keyClick(window, Qt.Key.Key_Escape)
-    qtbot.waitUntil(lambda: not window.chat.is_streaming(), timeout=10_000)
+    wait_for(qtbot, lambda: not window.chat.is_streaming(), "the answer to finish")
     turn = window.chat.current.turns[-1]
     assert turn.state == "stopped" and "Stopped." in window.chat.transcript.toPlainText()
 
@@ -255,7 +257,7 @@ def test_a_cited_figure_opens_framed_on_its_page(qtbot, window, tmp_path: Path):
 def test_keyboard_shortcuts(qtbot, window, tiny_pdf: Path):
     import_now(window, tiny_pdf)
     window.activateWindow()
-    qtbot.waitUntil(window.isActiveWindow, timeout=2000)
+    wait_for(qtbot, window.isActiveWindow, "window.isActiveWindow")
     qtbot.keyClick(window, Qt.Key.Key_L, Qt.KeyboardModifier.ControlModifier)
     assert window.chat.question.hasFocus()
     window.open_node(window.sidebar.model.item(0, 0).data(NODE_ROLE))
@@ -271,7 +273,7 @@ def test_removing_a_book_closes_it_and_updates_the_sidebar(qtbot, window, librar
     window.open_node(window.sidebar.model.item(0, 0).data(NODE_ROLE))
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Yes)
     window.remove_book(book.id)
-    qtbot.waitUntil(lambda: window.sidebar.model.rowCount() == 0, timeout=10_000)
+    wait_for(qtbot, lambda: window.sidebar.model.rowCount() == 0, "the removal to reach the sidebar")
     assert library.books() == [] and window.reader.book is None
     assert window.sidebar.stack.currentIndex() == 0 and window.chat.scope_bar.books.count() == 1
 
@@ -293,7 +295,7 @@ def test_a_dropped_book_opens_in_the_empty_reader_and_reopens_next_time(qtbot, l
     assert first.reader.book is None
     assert drop_files(first, [tiny_pdf])
     wait_imports(qtbot, first)
-    qtbot.waitUntil(lambda: first.reader.book is not None, timeout=5_000)
+    wait_for(qtbot, lambda: first.reader.book is not None, "first.reader.book is not None")
     opened = first.reader.book.id
     first.reader.show_page(3)
     first.close()  # saves the window state, the open book and its page

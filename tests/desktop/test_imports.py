@@ -1,8 +1,10 @@
 """The import queue: progress stages, per-file cancel, readable errors, and a responsive event loop."""
 from __future__ import annotations
 
+import gc
 import logging
 import os
+import threading
 import time
 from pathlib import Path
 
@@ -11,6 +13,7 @@ from PySide6.QtCore import QTimer
 from core.models import ImportStatus
 from desktop.transcript import turn_html
 from tests.desktop.conftest import drop_files, make_pdf, wait_imports
+from tests.waiting import HANG_GUARD_S, wait_for, wait_signal
 
 log = logging.getLogger(__name__)
 
@@ -72,7 +75,7 @@ def test_stopping_while_indexing_keeps_the_book_searchable_and_the_next_start_fi
     (book,) = library.pending_books()
     assert "keyword search only" in _count_column(window, book.id)
     window.chat.ask("What is in the first chapter?")  # askable now, and the answer says how it was found
-    qtbot.waitUntil(lambda: not window.chat.is_streaming(), timeout=10_000)
+    wait_for(qtbot, lambda: not window.chat.is_streaming(), "the answer to finish")
     turn = window.chat.current.turns[-1]
     assert turn.still_indexing == [book.title] and turn.answer
     assert "Found by keyword search only" in turn_html(turn, 0, window.palette())
@@ -93,7 +96,8 @@ def test_removing_a_book_while_it_is_indexed_stops_the_indexing_first(qtbot, win
     window.imports.searchable.connect(lambda job, book: window.remove_book(book.id))  # as soon as it shows
     window.import_files([big])
     wait_imports(qtbot, window)
-    qtbot.waitUntil(lambda: window.sidebar.model.rowCount() == 0, timeout=10_000)  # the removal ran
+    wait_for(qtbot, lambda: window.sidebar.model.rowCount() == 0,
+             "the removal to reach the sidebar")  # the removal ran
     assert results == [ImportStatus.SEARCHABLE]  # stopped between chapters, not embedded to the end
     assert library.books() == [] and library.doctor().ok
 
@@ -132,50 +136,64 @@ def test_a_duplicate_is_reported_not_stored_twice(qtbot, window, library, tiny_p
     assert len(library.books()) == 1
 
 
-def tick_gaps(qtbot, seconds: float = 0.0, signal=None, start=None) -> tuple[list[float], float]:
-    """Gaps between the ticks of a 10 ms QTimer while the event loop runs.
+def test_a_300_page_import_leaves_the_gui_thread_free(qtbot, window, library, tmp_path: Path, monkeypatch):
+    """The window stays responsive while a 301-page PDF is read, chunked, embedded and stored.
 
-    Waits ``seconds``, or (with ``signal``) calls ``start()`` and runs the loop until ``signal``.
-    ``waitSignal`` runs a C++ QEventLoop, like ``app.exec()`` does: a Python polling loop
-    (``waitUntil``) would add GIL round trips of its own and measure the harness, not the app.
+    What keeps it so, checked directly: the import runs on the import thread, never the GUI thread; the
+    GUI thread keeps handling events mid-import (the import thread waits, half-way, until a timer of the
+    GUI thread answers it); and no full (generation-2) GC pass runs during the import
+    (``desktop.heap.HeapPolicy``): such a pass holds the GIL for every thread and stalled the window for
+    120-250 ms on this book.  The worst gap between the GUI timer's 10 ms ticks is logged, not asserted:
+    on a busy computer it measures the other programs as much as Lantern.
     """
+    from desktop.heap import SUSPENDED_THRESHOLD
+    wait_for(qtbot, lambda: not window.imports.busy(), "the warm-up and the start-up check")
+    gui = threading.get_ident()
+    importing = threading.Event()
+    seen: dict[str, list] = {"import threads": [], "thresholds": [], "full passes": [], "answered": []}
+    asked, answered = threading.Event(), threading.Event()
+
+    def on_gc(phase: str, info: dict) -> None:
+        if phase == "start" and info["generation"] == 2 and importing.is_set():
+            seen["full passes"].append(threading.get_ident())
+    real_import = library.import_book
+
+    def spy(path, progress, cancel, on_searchable=None):
+        def watched(stage: str, done: int, total: int) -> None:
+            seen["thresholds"].append(gc.get_threshold()[2])
+            if stage == "embedding" and not asked.is_set():  # half-way: is the GUI thread still serving events?
+                asked.set()
+                seen["answered"].append(answered.wait(HANG_GUARD_S))
+            progress(stage, done, total)
+        seen["import threads"].append(threading.get_ident())
+        importing.set()
+        try:
+            return real_import(path, watched, cancel, on_searchable=on_searchable)
+        finally:
+            importing.clear()
+    monkeypatch.setattr(library, "import_book", spy)
     ticks: list[float] = []
+
+    def tick() -> None:
+        ticks.append(time.perf_counter())
+        if asked.is_set():
+            answered.set()
     timer = QTimer(interval=10)
-    timer.timeout.connect(lambda: ticks.append(time.perf_counter()))
+    timer.timeout.connect(tick)
+    gc.callbacks.append(on_gc)
     timer.start()
-    began = time.perf_counter()
-    if signal is None:
-        qtbot.wait(int(seconds * 1000))
-    else:
-        with qtbot.waitSignal(signal, timeout=60_000):
-            start()
-    timer.stop()
-    return [b - a for a, b in zip(ticks, ticks[1:])], time.perf_counter() - began
-
-
-def test_event_loop_keeps_responding_while_a_300_page_book_imports(qtbot, window, library, tmp_path: Path):
-    """No stall over 100 ms while a 301-page PDF is read, chunked, embedded and stored on the pool.
-
-    The window warms the import pipeline up at start-up (NLTK etc.); that is done first.  On a
-    machine so loaded that even an idle event loop misses its 10 ms ticks by more than 50 ms, the
-    budget grows by that idle worst case.  A stall the app causes (a GC pass, a long C call holding
-    the GIL) happens on every import; an OS scheduling spike on a shared machine does not, so a
-    further import (another file, at most three in all) is measured only while every one so far was over
-    budget.  Two runs were not enough: one full-suite run of four measured 103 ms on both.
-    """
-    window.imports.wait()
-    idle, _ = tick_gaps(qtbot, seconds=0.6)
-    budget = 0.100 + (max(idle) if max(idle) > 0.050 else 0.0)
-    worst_runs = []
-    for attempt in range(3):
-        big = make_pdf(tmp_path / f"big{attempt}.pdf", pages_per_chapter=150, repeat=8 + attempt)
-        gaps, elapsed = tick_gaps(qtbot, signal=window.imports.idle, start=lambda: window.import_files([big]))
-        worst_runs.append(max(gaps))
-        log.info("300-page import %.1fs: %d ticks, worst gap %.0f ms (idle worst %.0f ms, budget %.0f ms, "
-                 "load %.1f)", elapsed, len(gaps) + 1, max(gaps) * 1000, max(idle) * 1000, budget * 1000,
-                 os.getloadavg()[0])
-        assert len(gaps) > elapsed / 0.05, "the timer kept firing"
-        if max(gaps) < budget:
-            break
+    try:
+        big = make_pdf(tmp_path / "big.pdf", pages_per_chapter=150, repeat=8)
+        with wait_signal(qtbot, window.imports.idle, "the 301-page import"):
+            window.import_files([big])
+    finally:
+        timer.stop()
+        gc.callbacks.remove(on_gc)
     assert library.books()[-1].page_count == 301
-    assert min(worst_runs) < budget, f"the event loop stalled for {min(worst_runs) * 1000:.0f} ms on every run"
+    assert seen["import threads"] and gui not in seen["import threads"], "the import ran on the GUI thread"
+    assert seen["answered"] == [True], "the GUI thread answered while the import was half-way"
+    assert seen["thresholds"] and set(seen["thresholds"]) == {SUSPENDED_THRESHOLD}, "full GC passes were allowed"
+    assert seen["full passes"] == [], "a full GC pass ran during the import"
+    gaps = [b - a for a, b in zip(ticks, ticks[1:])]
+    log.info("301-page import: %d GUI ticks, worst gap %.0f ms (load average %.1f; informative only)",
+             len(ticks), max(gaps, default=0.0) * 1000, os.getloadavg()[0])

@@ -18,6 +18,7 @@ from desktop.search_asker import SearchOnlyAsker, best_sentence, distinct_quotes
 from desktop.settings import AppSettings, SettingsDialog, check_model_file
 from tests.core.test_library import BOOK_MD
 from tests.desktop.conftest import make_pdf
+from tests.waiting import wait_for
 
 
 def never() -> bool:
@@ -91,7 +92,8 @@ def test_reader_navigates_by_printed_page_zooms_and_finds(qtbot, tmp_path: Path)
     reader.open_find()
     assert reader.find_bar.isVisible()
     reader.find("membrane")
-    qtbot.waitUntil(lambda: reader.finder.done and reader.finder.current >= 0, timeout=5000)
+    wait_for(qtbot, lambda: reader.finder.done and reader.finder.current >= 0,
+             "reader.finder.done and reader.finder.current >= 0")
     assert len(reader.finder.matches) == 3 * 2  # 3 repeats on each of chapter 1's two pages
     assert reader.paged.canvas.find_rects and reader.find_bar.status.text().startswith("1 of 6")
     reader.find("membrane")
@@ -130,7 +132,7 @@ def test_reader_highlights_and_finds_quotes_on_a_scanned_page_from_its_ocr_text(
     rect = reader.highlight_rects[0]
     assert 60 < rect.x0 < 90 and 110 < rect.y0 < 140
     reader.find("leaves the cell")
-    qtbot.waitUntil(lambda: reader.finder.done, timeout=5000)
+    wait_for(qtbot, lambda: reader.finder.done, "the search to finish")
     assert [p for p, _ in reader.finder.matches] == [2]
 
 
@@ -241,7 +243,7 @@ def test_main_imports_the_sample_into_an_empty_library(qtbot, tmp_path: Path, mo
         qapp.setQuitOnLastWindowClosed(True)
     fired = []
     QTimer.singleShot(0, lambda: fired.append(True))
-    qtbot.waitUntil(lambda: bool(fired), timeout=2000)  # the event loop still runs afterwards
+    wait_for(qtbot, lambda: bool(fired), "the event loop to run again")  # the event loop still runs afterwards
     assert seen["titles"] == ["A Gentle Introduction to Energy and Motion"] and seen["tree"] == 1
     assert model.closed  # the engine the app built is closed on the way out
 
@@ -279,7 +281,7 @@ def test_find_backwards_starts_before_the_page_on_screen(qtbot, tmp_path: Path):
     reader.open_book(_book(pdf, SourceFormat.PDF, 9), pdf, {})
     reader.show_page(7)  # chapter 2; "membrane" is only on pages 2-5 (chapter 1)
     reader.find("membrane", backwards=True)
-    qtbot.waitUntil(lambda: reader.finder.current >= 0, timeout=5000)
+    wait_for(qtbot, lambda: reader.finder.current >= 0, "reader.finder.current >= 0")
     assert reader.current_page == 5 and reader.finder.current == len(reader.finder.matches) - 1
     reader.find("membrane")  # forward from the last match wraps to the first
     assert reader.current_page == 2 and reader.finder.current == 0

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from desktop import qt_libs
+from tests.waiting import HANG_GUARD_S
 
 REPO = Path(__file__).resolve().parents[2]
 linux_only = pytest.mark.skipif(not sys.platform.startswith("linux"),
@@ -150,7 +151,7 @@ def test_lantern_desktop_prints_the_advice_instead_of_qts_abort(tmp_path: Path):
     env = fake_ldd(tmp_path / "bin", "libxcb-icccm.so.4")
     env.update(DISPLAY=":93", HOME=str(tmp_path / "home"), LANTERN_LIBRARY=str(tmp_path / "lib"))
     proc = subprocess.run([sys.executable, "-m", "desktop.app"], check=False, env=env, cwd=REPO,
-                          capture_output=True, text=True, timeout=120)
+                          capture_output=True, text=True, timeout=HANG_GUARD_S)
     assert proc.returncode == 3, proc.stderr
     lines = proc.stderr.strip().splitlines()
     assert lines[-1].startswith("Lantern cannot open its window: Qt's X11 plugin needs libraries this system lacks. "
@@ -164,7 +165,7 @@ def test_command_line_for_setup(tmp_path: Path):
 
     def run(*args: str) -> subprocess.CompletedProcess:
         return subprocess.run([sys.executable, "-m", "desktop.qt_libs", *args], check=False, env=env, cwd=REPO,
-                              capture_output=True, text=True, timeout=60)
+                              capture_output=True, text=True, timeout=HANG_GUARD_S)
 
     assert run("--packages").stdout == "libxcb-icccm4 libxcb-keysyms1\n"
     assert run("--install-line").stdout == "sudo apt-get install libxcb-icccm4 libxcb-keysyms1\n"

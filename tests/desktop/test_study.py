@@ -9,6 +9,7 @@ from core.library import Library
 from core.paths import sample_books
 from desktop.study import StudyPanel
 from tests.fakes import FakeEmbedder
+from tests.waiting import wait_for, wait_signal
 
 
 @pytest.fixture(scope="module")
@@ -26,7 +27,7 @@ def panel(qtbot, library):
     w = StudyPanel(library)  # no model factory: extractive feedback, glossary quizzes
     qtbot.addWidget(w)
     w.reload()
-    qtbot.waitUntil(lambda: not w.jobs.busy(), timeout=15_000)
+    wait_for(qtbot, lambda: not w.jobs.busy(), "the study job to finish")
     yield w
     w.shutdown()
 
@@ -42,7 +43,7 @@ def test_practice_lists_chapter_exercises_and_gives_cited_feedback(qtbot, panel)
     assert "90 km/h" in panel.exercise_text.toPlainText()
     panel.answer.setPlainText("25 m/s")
     panel.check_answer()
-    qtbot.waitUntil(lambda: "Correct" in panel.feedback.toPlainText(), timeout=15_000)
+    wait_for(qtbot, lambda: "Correct" in panel.feedback.toPlainText(), '"Correct" in panel.feedback.toPlainText()')
     assert "[1]" in panel.feedback.toPlainText()
     panel.show_like()
     assert panel.shown[0].label == "1.2" and len(panel.shown) > 1
@@ -63,10 +64,10 @@ def test_cards_review_and_export(qtbot, panel, tmp_path):
 
 def test_quiz_without_a_model(qtbot, panel):
     panel.chapter.setCurrentIndex(panel.chapter.findData("2"))
-    qtbot.waitUntil(lambda: not panel.jobs.busy(), timeout=15_000)
+    wait_for(qtbot, lambda: not panel.jobs.busy(), "the study job to finish")
     panel.quiz_count.setValue(2)
     panel.make_quiz()
-    qtbot.waitUntil(lambda: panel.generate_button.isEnabled(), timeout=15_000)
+    wait_for(qtbot, lambda: panel.generate_button.isEnabled(), "the quiz to be made")
     assert len(panel.questions) == 2
     q = panel.questions[0]
     panel.choice_buttons[list(q.choices).index(q.answer)].setChecked(True)
@@ -76,7 +77,8 @@ def test_quiz_without_a_model(qtbot, panel):
 
 
 def test_guide(qtbot, panel):
-    qtbot.waitUntil(lambda: "You should be able to" in panel.guide_view.toPlainText(), timeout=15_000)
+    wait_for(qtbot, lambda: "You should be able to" in panel.guide_view.toPlainText(),
+             '"You should be able to" in panel.guide_view.toPlainText()')
     assert "Key terms" in panel.guide_view.toPlainText() and "key sentence" in panel.guide_status.text()
     assert "Try this" in panel.guide_view.toPlainText()
 
@@ -97,7 +99,7 @@ def test_card_opens_its_page_and_counts_read_right(qtbot, panel):
 def test_quiz_says_why_it_has_fewer_questions(qtbot, panel):
     panel.quiz_count.setValue(30)
     panel.make_quiz()
-    qtbot.waitUntil(lambda: panel.generate_button.isEnabled(), timeout=15_000)
+    wait_for(qtbot, lambda: panel.generate_button.isEnabled(), "the quiz to be made")
     assert len(panel.questions) < 30
     assert f"{len(panel.questions)} of 30 questions" in panel.quiz_status.text()
     assert "pages of text" in panel.quiz_status.text() or "page of text" in panel.quiz_status.text()
@@ -111,7 +113,7 @@ def test_main_window_has_a_study_tab_that_loads_when_shown(qtbot, library):
     window.study.model_factory = None  # no chat model in this test
     assert window.study.book.count() == 0  # nothing loaded while the Chat tab is showing
     window.center.setCurrentWidget(window.study)
-    qtbot.waitUntil(lambda: len(window.study.shown) > 5, timeout=15_000)
+    wait_for(qtbot, lambda: len(window.study.shown) > 5, "len(window.study.shown) > 5")
     window.shutdown()
 
 
@@ -123,12 +125,12 @@ def test_quiz_with_a_model_runs_in_the_background_and_closes_the_model(qtbot, li
     w = StudyPanel(library, model_factory=lambda: model)
     qtbot.addWidget(w)
     w.reload()
-    qtbot.waitUntil(lambda: not w.jobs.busy(), timeout=15_000)
+    wait_for(qtbot, lambda: not w.jobs.busy(), "the study job to finish")
     w.chapter.setCurrentIndex(w.chapter.findData("3"))
-    qtbot.waitUntil(lambda: not w.jobs.busy(), timeout=15_000)
+    wait_for(qtbot, lambda: not w.jobs.busy(), "the study job to finish")
     w.quiz_count.setValue(2)
     w.make_quiz()
-    qtbot.waitUntil(lambda: w.generate_button.isEnabled(), timeout=15_000)
+    wait_for(qtbot, lambda: w.generate_button.isEnabled(), "the quiz to be made")
     assert len(w.questions) == 2 and model.prompts  # the model was asked (glossary tops up what it misses)
     w.shutdown()
     assert model.closed
@@ -141,11 +143,11 @@ def test_progress_heat_map_reaches_the_sidebar(qtbot, library):
     qtbot.addWidget(window)
     window.study.model_factory = None
     window.center.setCurrentWidget(window.study)
-    qtbot.waitUntil(lambda: len(window.study.shown) > 5, timeout=15_000)
-    qtbot.waitUntil(lambda: not window.study.jobs.busy(), timeout=15_000)  # the first progress is in
+    wait_for(qtbot, lambda: len(window.study.shown) > 5, "len(window.study.shown) > 5")
+    wait_for(qtbot, lambda: not window.study.jobs.busy(), "the study job to finish")  # the first progress is in
     exercise = window.study.shown[0]
     window.study.answer.setPlainText("8.0 km")
-    with qtbot.waitSignal(window.study.progressReady, timeout=15_000) as blocker:
+    with wait_signal(qtbot, window.study.progressReady, "the progress after checking an answer") as blocker:
         window.study.check_answer()
     book_id, progress = blocker.args
     assert progress[exercise.source.section_id][0] > 0

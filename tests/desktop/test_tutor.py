@@ -16,6 +16,7 @@ from desktop.app import build_asker
 from desktop.settings import AppSettings
 from tests.desktop.test_app import ask_and_wait, click_anchor, import_now
 from tests.fakes import FakeChatModel
+from tests.waiting import wait_for
 
 REPLY = "Kinetic energy is the energy an object has because it is moving [1]. Plants make sugar [1]."
 
@@ -54,7 +55,7 @@ def test_tutor_streams_sources_then_a_cited_answer_in_the_window(qtbot, library,
     window = make_window(qtbot, library, tutor)
     try:
         import_now(window, tiny_pdf)
-        qtbot.waitUntil(lambda: bool(model.prewarmed), timeout=10_000)  # instructions evaluated at start-up
+        wait_for(qtbot, lambda: bool(model.prewarmed), "the instructions to be evaluated at start-up")
         assert "fake model" in window.model_label.text()
         kinds = []
         window.runner.event.connect(lambda rid, ev: kinds.append(ev.kind))
@@ -65,7 +66,8 @@ def test_tutor_streams_sources_then_a_cited_answer_in_the_window(qtbot, library,
         assert turn.sources and turn.sources[0].quote  # the attributed quote replaced the raw snippet
         assert "cite:0:1" in window.chat.transcript.toHtml()
         click_anchor(qtbot, window.chat.transcript, "cite:0:1")
-        qtbot.waitUntil(lambda: window.reader.current_page == turn.sources[0].page_start, timeout=5_000)
+        wait_for(qtbot, lambda: window.reader.current_page == turn.sources[0].page_start,
+                 "window.reader.current_page == turn.sources[0].page_start")
     finally:
         window.shutdown()
     assert model.closed  # the window frees the model it was given
@@ -110,7 +112,8 @@ def test_a_missing_model_is_shown_and_answers_quote_the_book(qtbot, library, tin
     window = make_window(qtbot, library, tutor)
     try:
         import_now(window, tiny_pdf)
-        qtbot.waitUntil(lambda: "unavailable" in window.model_label.text(), timeout=10_000)
+        wait_for(qtbot, lambda: "unavailable" in window.model_label.text(),
+                 '"unavailable" in window.model_label.text()')
         assert "not installed" in window.model_label.toolTip()
         turn = ask_and_wait(qtbot, window, "What is kinetic energy?")
         assert turn.state == "done" and turn.extractive and "[1]" in turn.answer
@@ -126,7 +129,7 @@ def test_changing_the_model_closes_the_old_one(qtbot, library):
     try:
         window.set_asker(Tutor(library, new, assess=covered))
         assert old.closed and not new.closed
-        qtbot.waitUntil(lambda: bool(new.prewarmed), timeout=10_000)
+        wait_for(qtbot, lambda: bool(new.prewarmed), "the new model to be prewarmed")
         assert window.study.model_factory() is new  # one model in memory, shared with the Study tab
     finally:
         window.shutdown()
@@ -150,7 +153,7 @@ def test_real_model_answers_in_the_window(qtbot, tmp_path: Path):
         tutor = Tutor(lib, model, settings=AnswerSettings(answer_tokens=60))
         window = make_window(qtbot, lib, tutor)
         try:
-            qtbot.waitUntil(lambda: model.is_loaded, timeout=60_000)
+            wait_for(qtbot, lambda: model.is_loaded, "the real model to load")
             ask_thread = []
             window.runner.event.connect(lambda rid, ev: ask_thread.append(threading.get_ident()))
             turn = ask_and_wait(qtbot, window, "Where does photosynthesis happen in plant cells?")
@@ -176,7 +179,8 @@ def test_a_refusal_links_to_the_nearest_sections(qtbot, library, tiny_pdf: Path)
         click_anchor(qtbot, window.chat.transcript, "section:0:0")
         chapter = next(s for s in library.sections(library.books()[0].id)
                        if turn.nearest_sections[0].startswith(s.display) or s.title in turn.nearest_sections[0])
-        qtbot.waitUntil(lambda: window.reader.current_page == chapter.page_start, timeout=5_000)
+        wait_for(qtbot, lambda: window.reader.current_page == chapter.page_start,
+                 "window.reader.current_page == chapter.page_start")
     finally:
         window.shutdown()
 
@@ -198,7 +202,7 @@ def test_self_test_imports_the_sample_asks_and_reports(qtbot, library, capsys):
     try:
         test = SelfTest(App(), window, "What is kinetic energy?")
         test.start()
-        qtbot.waitUntil(lambda: App.status is not None, timeout=60_000)
+        wait_for(qtbot, lambda: App.status is not None, "the self-test to finish")
         report = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
         assert App.status == test.status == 0
         assert report["books"] == ["A Gentle Introduction to Energy and Motion"] and report["state"] == "done"

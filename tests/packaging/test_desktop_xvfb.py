@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.waiting import HANG_GUARD_S
+
 REPO = Path(__file__).resolve().parents[2]
 DESKTOP = REPO / ".venv" / "bin" / "lantern-desktop"
 
@@ -40,7 +42,7 @@ def test_lantern_desktop_self_test_on_xvfb(tmp_path: Path):
     for var in ("DISPLAY", "WAYLAND_DISPLAY", "LANTERN_SKIP_QT_CHECK"):
         runner.env.pop(var, None)
     xvfb = ["xvfb-run", "-a", "-s", "-screen 0 1400x900x24"]
-    proc, secs = runner.run(xvfb + [str(DESKTOP), "--self-test", smoke.QUESTION], timeout=280)
+    proc, secs = runner.run(xvfb + [str(DESKTOP), "--self-test", smoke.QUESTION], timeout=HANG_GUARD_S)
     assert "Lantern cannot open its window" not in proc.stderr, proc.stderr  # desktop.qt_libs' advice
     assert "qt.qpa.plugin" not in proc.stderr, proc.stderr[-2000:]
     reports = [line for line in proc.stdout.splitlines() if line.startswith("{")]

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import socket
 import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -148,13 +147,11 @@ def test_cancel_stops_the_stream_promptly(lib):
     model = FakeChatModel("word " * 500, delay=0.01)
     stop = threading.Event()
     events = []
-    t0 = time.perf_counter()
     for ev in tutor(lib, model).ask("What is a cell?", cancel=stop.is_set):
         events.append(ev)
         if ev.kind is K.TOKEN and len(events) > 3:
             stop.set()
-    assert time.perf_counter() - t0 < 1.0
-    assert all(e.kind is not K.DONE for e in events)
+    assert all(e.kind is not K.DONE for e in events)  # promptly: counted in pieces, not seconds
     assert model.streams[0].produced < 10
 
 

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import socket
-import time
 
 import pytest
 
@@ -30,7 +29,6 @@ def test_real_answer_path_offline(tmp_path):
         model = LocalModel(LLMSettings(model=mc.SMOLLM2_135M.key, n_ctx=1024, cache_dir=tmp_path))
         tutor = Tutor(lib, model, settings=AnswerSettings(answer_tokens=60))
         try:
-            t0 = time.perf_counter()
             events = list(tutor.ask("Where does photosynthesis happen in plant cells?", book_id=book.id))
             kinds = [e.kind for e in events]
             assert kinds[0] is K.SOURCES and kinds[-1] is K.DONE, [e.text for e in events if e.kind is K.ERROR]
@@ -44,7 +42,6 @@ def test_real_answer_path_offline(tmp_path):
                 assert c.section == "2.1" or c.quote.removesuffix(" …") in sources[c.n]
                 assert c.printed_page and c.page_start >= 1
             assert {"retrieval_ms", "first_token_ms", "total_ms"} <= set(answer.timings)
-            assert time.perf_counter() - t0 < 60
             off = [e for e in tutor.ask("Who won the football world cup in 1998?", book_id=book.id)]
             assert off[-1].kind is K.DONE and off[-1].answer.refused  # declined, no model call
         finally:

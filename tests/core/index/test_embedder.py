@@ -11,6 +11,7 @@ import pytest
 from core.index.embedder import DEFAULT_MODEL_NAME, Embedder, TextEmbedder, default_threads
 from core.errors import ImportCancelled, ModelUnavailableError
 from tests.fakes import HashingEmbedder
+from tests.waiting import HANG_GUARD_S
 
 REPO = Path(__file__).resolve().parents[3]
 
@@ -19,7 +20,7 @@ def test_import_loads_no_model_or_torch():
     code = ("import sys, core.index.embedder as e; emb = e.Embedder(); emb.count_tokens('hi there'); "
             "print(emb.dimension, emb.max_tokens); "
             "assert 'torch' not in sys.modules and 'sentence_transformers' not in sys.modules, 'heavy import'")
-    out = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=60)
+    out = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=HANG_GUARD_S)
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ["384", "256"]
 
