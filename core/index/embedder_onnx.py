@@ -62,6 +62,31 @@ def check_mean_pooling(model_dir: Path) -> None:
             f"{modes or 'mean'}); only mean-pooled encoders run with ONNX Runtime.")
 
 
+BERT_SPECIAL_TOKENS = {"cls_token": "[CLS]", "sep_token": "[SEP]", "pad_token": "[PAD]"}
+
+
+def special_token_ids(model_dir: Path, vocab: dict[str, int]) -> tuple[int | None, int | None, int]:
+    """The ids of the folder's [CLS], [SEP] and [PAD] tokens, by the names its ``special_tokens_map.json`` (or,
+    as transformers 5 saves them, ``tokenizer_config.json``) gives them: MPNet and RoBERTa-style encoders call
+    them ``<s>``, ``</s>``, ``<pad>``; BERT's names when neither file says.  A missing [PAD] counts as id 0 (the
+    attention mask hides padding anyway)."""
+    named: dict = {}
+    for rel in ("tokenizer_config.json", "special_tokens_map.json"):  # the second wins
+        try:
+            data = json.loads((model_dir / rel).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if isinstance(data, dict):
+            named.update({k: v for k, v in data.items() if k in BERT_SPECIAL_TOKENS})
+    ids = []
+    for key, default in BERT_SPECIAL_TOKENS.items():
+        value = named.get(key, default)
+        token = value.get("content") if isinstance(value, dict) else value
+        ids.append(vocab.get(token) if isinstance(token, str) else None)
+    cls_id, sep_id, pad_id = ids
+    return cls_id, sep_id, pad_id if pad_id is not None else 0
+
+
 class OnnxEncoder:
     """A BERT-style encoder exported to ONNX (inputs ``input_ids``, ``attention_mask``; output the last
     hidden state).  Not thread-safe by itself: ``Embedder`` calls it under its lock."""
@@ -88,9 +113,7 @@ class OnnxEncoder:
         self.max_tokens = max_tokens
         self.tokenizer.no_padding()
         self.tokenizer.enable_truncation(max_tokens)
-        vocab = self.tokenizer.get_vocab()
-        self.cls_id, self.sep_id = vocab.get("[CLS]"), vocab.get("[SEP]")
-        self.pad_id = vocab.get("[PAD]", 0)
+        self.cls_id, self.sep_id, self.pad_id = special_token_ids(model_dir, self.tokenizer.get_vocab())
         log.info("loaded embedding model from %s with ONNX Runtime (%d threads)", model_dir, threads)
 
     def hidden(self, ids: np.ndarray, mask: np.ndarray) -> np.ndarray:
