@@ -64,22 +64,22 @@ def features(tutor: Tutor, book_id: str, question: str) -> dict:
     """What ``Tutor.retrieve`` computes for a first question: the coverage signals, with what the book never
     mentions (``core.retrieval.mentions.absence``)."""
     query = rewrite_followup(question, None).text
-    hits = tutor.library.find(query, tutor.settings.k, book_id=book_id)
+    hits, verdict, _ = tutor._retrieve(query, book_id, (), None)
     missing = tutor.absence(query, book_id=book_id)
-    sig = coverage.signals(query, hits, absence=missing)
+    sig = verdict.signals
     return {"q": question, "hits": len(hits), **asdict(sig), "named": list(missing.named),
             "absent_named": [[t.text, t.kind] for t in missing.terms],
             "topic": list(coverage.topic_terms(query, missing))}
 
 
-def collect(libs: Path, books: list[str], limit: int) -> dict:
+def collect(libs: Path, books: list[str], limit: int, others_each: int = 60) -> dict:
     out = {}
     for book in books:
         lib = book_library(libs, book)
         tutor = Tutor(lib, model=_NoModel(), settings=AnswerSettings())
         book_id = lib.books()[0].id
         others = [q.text() for other in books if other != book
-                  for q in spread(load_questions(BENCH / other / "questions.jsonl"), 60)]
+                  for q in spread(load_questions(BENCH / other / "questions.jsonl"), others_each)]
         asked = {"in_book": [q.text() for q in spread(load_questions(BENCH / book / "questions.jsonl"), limit)],
                  "in_book_paraphrased": _questions(PARAPHRASED / f"{book}.jsonl"),
                  "near_domain": [r["question"] for r in load_jsonl(OFFBOOK / f"{book}.jsonl")],
@@ -97,6 +97,7 @@ def _questions(path: Path) -> list[str]:
 
 
 INPUTS = ("vector_max", "vector_mean", "named_absent", "rare_word_absent", "word_absent", "phrase_absent_share")
+EVIDENCE_INPUTS = INPUTS + ("evidence_best", "evidence_top", "evidence_terms")
 
 
 def scores(rows: list[dict], weights: dict[str, float], bias: float) -> np.ndarray:
@@ -165,23 +166,26 @@ def main() -> None:
     ap.add_argument("--libs", type=Path, required=True)
     ap.add_argument("--books", nargs="*", default=list(DEV_BOOKS))
     ap.add_argument("--limit", type=int, default=300, help="in-book questions per book")
+    ap.add_argument("--others", type=int, default=60, help="questions of each other dev book")
     ap.add_argument("--cache", type=Path, default=Path("/tmp/lantern-coverage-features.json"))
     ap.add_argument("--fit", action="store_true")
+    ap.add_argument("--evidence", action="store_true", help="the shipped fit uses the evidence signals too")
     args = ap.parse_args()
     if args.cache.exists():
         data = json.loads(args.cache.read_text())
     else:
-        data = collect(args.libs, args.books, args.limit)
+        data = collect(args.libs, args.books, args.limit, args.others)
         args.cache.write_text(json.dumps(data))
     shipped = (dict(coverage.WEIGHTS), coverage.BIAS, coverage.DEFAULT_THRESHOLD)
     print("== shipped constants ==")
     print(table(data, {b: shipped for b in args.books}))
     if not args.fit:
         return
-    for label, inputs in (("retrieval signals only", FEATURES), ("with what the book never mentions", INPUTS)):
+    for label, inputs in (("retrieval signals only", FEATURES), ("with what the book never mentions", INPUTS),
+                          ("with the evidence sentences too", EVIDENCE_INPUTS)):
         print(f"\n== {label}: leave one book out (fitted on the other books, reported on this one) ==")
         print(table(data, {b: fit(data, [o for o in args.books if o != b], inputs) for b in args.books}))
-    weights, bias, threshold = fit(data, args.books)
+    weights, bias, threshold = fit(data, args.books, EVIDENCE_INPUTS if args.evidence else INPUTS)
     print(f"\nfitted on all books: WEIGHTS = {json.dumps({k: round(v, 2) for k, v in weights.items()})}, "
           f"BIAS = {bias:.2f}, DEFAULT_THRESHOLD = {threshold:.3f}")
     print(table(data, {b: (weights, bias, threshold) for b in args.books}))

@@ -318,6 +318,11 @@ class Library:
         return self.retriever.mentions(phrase, self._book_row(book_id)["id"] if book_id else None,
                                        exact_case=exact_case)
 
+    def mentions_loosely(self, phrase: str, *, book_id: str | None = None) -> bool:
+        """Does ``phrase`` occur once a hyphenated term is read as its parts ("Pavlov-style") or a word the
+        books never use as a slip of one they do ("rythm" for "rhythm")?  False when it holds neither."""
+        return self.retriever.mentions_loosely(phrase, self._book_row(book_id)["id"] if book_id else None)
+
     def chunks(self, ids) -> dict[int, Chunk]:
         """Chunks by id."""
         return self.retriever.chunks(list(ids))

@@ -113,6 +113,55 @@ def evidence_units(hits: Sequence[Hit], neighbours: Sequence[Chunk], k: int) -> 
     return units
 
 
+@dataclass(frozen=True)
+class Gathered:
+    """The candidates of one question, embedded once: ``vectors[0]`` is the question, ``vectors[1 + j]`` unit j
+    (None when the embedder failed: word overlap and passage rank only)."""
+
+    units: tuple[Unit, ...]
+    vectors: np.ndarray | None = None
+
+    @property
+    def cosines(self) -> np.ndarray | None:
+        return self.vectors[1:] @ self.vectors[0] if self.vectors is not None and len(self.units) else None
+
+    def vector_of(self, unit: Unit) -> np.ndarray | None:
+        """The embedding of ``unit`` (one of ``units``)."""
+        if self.vectors is None:
+            return None
+        j = next(i for i, u in enumerate(self.units) if u.chunk.id == unit.chunk.id and u.index == unit.index)
+        return self.vectors[1 + j]
+
+
+def gather(question: str, hits: Sequence[Hit], neighbours: Sequence[Chunk], k: int,
+           encode: Callable[[list[str]], np.ndarray] | None) -> Gathered:
+    """``evidence_units`` of the best ``k`` hits, embedded with the question in one batch (``encode`` may be
+    None or fail: then no vectors)."""
+    units = tuple(evidence_units(hits, neighbours, k))
+    vectors = None
+    if units and encode is not None:
+        try:
+            vectors = encode([question] + [u.text for u in units])
+        except Exception:  # a broken embedder must not cost the student the answer: rank by words
+            vectors = None
+    return Gathered(units, vectors)
+
+
+def evidence_signals(question: str, gathered: Gathered, stems: Callable[[str], frozenset[str]],
+                     top: int = 3) -> dict[str, float]:
+    """How well the best single sentences meet the question (for the "does the book answer this?" decision):
+    ``evidence_best`` — the highest question–sentence cosine; ``evidence_top`` — the mean of the ``top`` highest;
+    ``evidence_terms`` — the share of the question's content words that those ``top`` sentences hold."""
+    cos = gathered.cosines
+    if cos is None or not len(cos):
+        return {"evidence_best": 0.0, "evidence_top": 0.0, "evidence_terms": 0.0}
+    order = np.argsort(-cos)[:top]
+    asked = stems(question)
+    held = frozenset().union(*(stems(gathered.units[j].text) for j in order))
+    return {"evidence_best": float(cos[order[0]]), "evidence_top": float(np.mean(cos[order])),
+            "evidence_terms": len(asked & held) / len(asked) if asked else 0.0}
+
+
 def _ranks(values: Sequence[float]) -> np.ndarray:
     """0 for the largest value; ties share the better rank."""
     arr = np.asarray(values, dtype=float)
@@ -234,5 +283,5 @@ def grouped(evidence: Sequence[Evidence]) -> list[tuple[str, list[Evidence]]]:
     return groups
 
 
-__all__ = ["Evidence", "RRF_K", "Unit", "chunk_units", "defines_asked_term", "evidence_units", "fused_scores",
+__all__ = ["Evidence", "Gathered", "RRF_K", "Unit", "evidence_signals", "gather", "chunk_units", "defines_asked_term", "evidence_units", "fused_scores",
            "grouped", "is_code", "section_heading", "select_evidence"]

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from core.answer.attribution import SourceSentence, best_quotes, sentence_candidates, stems
-from core.answer.evidence import Evidence, evidence_units, select_evidence
+from core.answer.evidence import Evidence, Gathered, gather, select_evidence
 from core.answer.prompt import citation_grammar, fit_prompt, wants_detail
 from core.answer.replies import trim_sources
 from core.models import Chunk, Source
@@ -73,11 +73,13 @@ class Prepared:
         return bool(self.evidence)
 
 
-def prepare(tutor: Any, query: str, hits: Sequence[Any], *, beyond_note: bool, use_model: bool) -> Prepared:
+def prepare(tutor: Any, query: str, hits: Sequence[Any], *, beyond_note: bool, use_model: bool,
+            gathered: Gathered | None = None) -> Prepared:
     """Sources (grown small-to-big, trimmed) and, with ``use_model``, the prompt fitted to the model's window.
-    With ``settings.reader == "evidence"`` the sources are evidence sentences (``prepare_evidence``)."""
+    With ``settings.reader == "evidence"`` the sources are evidence sentences (``prepare_evidence``; ``gathered``:
+    its candidates when the caller already embedded them)."""
     if tutor.settings.reader == "evidence":
-        return prepare_evidence(tutor, query, hits, beyond_note=beyond_note, use_model=use_model)
+        return prepare_evidence(tutor, query, hits, beyond_note=beyond_note, use_model=use_model, gathered=gathered)
     s, library, model = tutor.settings, tutor.library, tutor.model
     count = model.count_tokens if use_model else approx_tokens
     titles = {b.id: b.title for b in library.books()}
@@ -100,21 +102,25 @@ def prepare(tutor: Any, query: str, hits: Sequence[Any], *, beyond_note: bool, u
                     candidates=sentence_candidates(sources))
 
 
+def gather_evidence(tutor: Any, query: str, hits: Sequence[Any]) -> Gathered:
+    """The evidence candidates of ``query``: sentences of the top hits and their neighbours, embedded."""
+    top = list(hits)[: tutor.settings.evidence_hits]
+    pool = tutor.library.neighbour_chunks([h.chunk for h in top], 1) if top else []
+    return gather(query, top, pool, tutor.settings.evidence_hits, lambda texts: _encode(tutor.embedder, texts))
+
+
 def prepare_evidence(tutor: Any, query: str, hits: Sequence[Any], *, beyond_note: bool,
-                     use_model: bool) -> Prepared:
+                     use_model: bool, gathered: Gathered | None = None) -> Prepared:
     """The evidence reader's sources: the best sentences of the top hits and their neighbours, each a ``Source``
     numbered in book order (its chunk gives section and page), the prompt and the citation grammar."""
     s, library, model = tutor.settings, tutor.library, tutor.model
     count = model.count_tokens if use_model else approx_tokens
     titles = {b.id: b.title for b in library.books()}
-    top = list(hits)[: s.evidence_hits]
-    pool = library.neighbour_chunks([h.chunk for h in top], 1) if top else []
-    units = evidence_units(top, pool, s.evidence_hits)
-    vectors = _encode(tutor.embedder, [query] + [u.text for u in units]) if units else None
-    cosines = vectors[1:] @ vectors[0] if vectors is not None else None
-    chosen = select_evidence(query, units, cosines, token_budget=s.evidence_tokens, count_tokens=count,
-                             stems=stems, max_units=s.max_evidence)
-    row = {(u.chunk.id, u.index): j for j, u in enumerate(units)}
+    gathered = gathered if gathered is not None else gather_evidence(tutor, query, hits)
+    vectors = gathered.vectors
+    chosen = select_evidence(query, gathered.units, gathered.cosines, token_budget=s.evidence_tokens,
+                             count_tokens=count, stems=stems, max_units=s.max_evidence)
+    row = {(u.chunk.id, u.index): j for j, u in enumerate(gathered.units)}
     ev_vectors = (np.stack([vectors[1 + row[(e.chunk.id, e.index)]] for e in chosen])
                   if vectors is not None and chosen else None)
     sources = tuple(Source(n=e.id, chunk=e.chunk, text=e.text, book_title=titles.get(e.chunk.book_id, ""),
@@ -130,18 +136,18 @@ def prepare_evidence(tutor: Any, query: str, hits: Sequence[Any], *, beyond_note
         chosen, sources = chosen[:len(kept)], kept
         ev_vectors = ev_vectors[:len(kept)] if ev_vectors is not None else None
     q_sims = ev_vectors @ vectors[0] if ev_vectors is not None and len(chosen) else None
-    return Prepared(sources=sources, messages=messages, pool=tuple(pool), max_tokens=max_tokens,
+    return Prepared(sources=sources, messages=messages, pool=(), max_tokens=max_tokens,
                     candidates=[SourceSentence(src.n, src.text) for src in sources], question_sims=q_sims,
                     evidence=tuple(chosen), evidence_vectors=ev_vectors,
                     grammar=citation_grammar([src.n for src in sources]) if sources else None)
 
 
-def _encode(embedder: Any, texts: list[str]) -> np.ndarray | None:
+def _encode(embedder: Any, texts: list[str]) -> np.ndarray:
     try:
         return embedder.encode(texts)
-    except Exception as exc:  # a broken embedder must not cost the student the answer
+    except Exception as exc:  # a broken embedder must not cost the student the answer (``gather`` copes)
         log.warning("no sentence embeddings for evidence (%s); ranking by word overlap only", exc)
-        return None
+        raise
 
 
 def question_relevance(question: str) -> Callable[[str], float]:
@@ -166,4 +172,5 @@ def embed_candidates(embedder: Any, query: str, prep: Prepared, answer: Sequence
     prep.answer_sims = vectors[1 + m:] @ cands.T if answer else None
 
 
-__all__ = ["AnswerSettings", "Prepared", "embed_candidates", "prepare", "prepare_evidence", "question_relevance"]
+__all__ = ["AnswerSettings", "Prepared", "embed_candidates", "gather_evidence", "prepare", "prepare_evidence",
+           "question_relevance"]

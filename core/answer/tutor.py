@@ -27,11 +27,12 @@ from typing import Any
 
 
 from core.answer.attribution import (BEYOND_BOOK_LABEL, Support, attribute, best_quotes, build_citations,
-                                     complete_sentences, is_connective, pasted_code, render, split_answer)
+                                     complete_sentences, is_connective, pasted_code, render, split_answer, stems)
 from core.answer.followup import rewrite_followup
 from core.answer.grounding import Grounded, evidence_citations, ground
 from core.answer.markers import MarkerFilter, ParagraphGate, strip_source_tags
-from core.answer.preparation import AnswerSettings, Prepared, embed_candidates, prepare
+from core.answer.evidence import Gathered, evidence_signals
+from core.answer.preparation import AnswerSettings, Prepared, embed_candidates, gather_evidence, prepare
 from core.answer.prompt import PASSAGE_SYSTEM_PROMPT, SYSTEM_PROMPT
 from core.answer.replies import (extractive_text, preview_citation, refusal_text, says_not_covered, section_name,
                                  stream_words)
@@ -123,13 +124,30 @@ class Tutor:
     def retrieve(self, question: str, *, book_id: str | None = None, chapters: tuple[str, ...] = (),
                  pages: tuple[int, int] | None = None) -> tuple[list[Any], Any]:
         """The passages ``ask`` would use for a (self-contained) question and the coverage verdict."""
-        hits = self.library.find(question, self.settings.k, book_id=book_id, chapters=tuple(chapters), pages=pages)
-        return hits, self._assess(question, hits, absence=self.absence(question, book_id=book_id))
+        hits, verdict, _ = self._retrieve(question, book_id, tuple(chapters), pages)
+        return hits, verdict
+
+    def _retrieve(self, question: str, book_id: str | None, chapters: tuple[str, ...],
+                  pages: tuple[int, int] | None) -> tuple[list[Any], Any, Gathered | None]:
+        """Hits, the coverage verdict and (evidence reader) the embedded evidence candidates it weighed."""
+        s = self.settings
+        k = max(s.k, s.evidence_hits) if s.reader == "evidence" else s.k
+        hits = self.library.find(question, k, book_id=book_id, chapters=chapters, pages=pages)
+        gathered = gather_evidence(self, question, hits) if s.reader == "evidence" else None
+        evidence = evidence_signals(question, gathered, stems) if gathered is not None else None
+        verdict = self._assess(question, hits[:s.k], absence=self.absence(question, book_id=book_id),
+                               evidence=evidence)
+        return hits, verdict, gathered
 
     def absence(self, question: str, *, book_id: str | None = None) -> Absence:
-        """What ``question`` names that the books in scope never mention (``core.retrieval.mentions``)."""
+        """What ``question`` names that the books in scope never mention (``core.retrieval.mentions``).  A word
+        the books never use is not absent when it is a slip of one they do ("rythm", "Great Compromize"), nor a
+        hyphenated term whose parts they use ("Pavlov-style")."""
+        lib = self.library
+
         def mentioned(phrase: str, exact: bool) -> bool:
-            return self.library.mentions(phrase, book_id=book_id, exact_case=exact)
+            return lib.mentions(phrase, book_id=book_id, exact_case=exact) or (
+                not exact and lib.mentions_loosely(phrase, book_id=book_id))
         return absence(question, mentioned, self._word_pieces)
 
     def _word_pieces(self, word: str) -> int:
@@ -171,7 +189,7 @@ class Tutor:
         query = rw.text
         if cancel():
             return
-        hits, verdict = self.retrieve(query, book_id=book_id, chapters=chapters, pages=pages)
+        hits, verdict, gathered = self._retrieve(query, book_id, chapters, pages)
         timings["retrieval_ms"] = ms()
         base = Answer(question=question, text="", citations=(), search_question=query,
                       conversation_id=conversation_id)
@@ -194,10 +212,10 @@ class Tutor:
 
         error: LanternError | None = self.model_error()
         try:
-            prep = prepare(self, query, hits, beyond_note=beyond, use_model=error is None)
+            prep = prepare(self, query, hits, beyond_note=beyond, use_model=error is None, gathered=gathered)
         except ModelUnavailableError as exc:  # the header was fine but llama.cpp cannot read the vocabulary
             error = self._model_error = exc
-            prep = prepare(self, query, hits, beyond_note=beyond, use_model=False)
+            prep = prepare(self, query, hits, beyond_note=beyond, use_model=False, gathered=gathered)
         stream = None
         if error is None and prep.messages:
             try:  # starts prompt evaluation on the model's thread; the quotes below overlap with it
@@ -213,7 +231,8 @@ class Tutor:
             # model has finished, so MiniLM does not compete with prompt evaluation for the 2 cores.
             quotes = best_quotes(query, prep.candidates, prep.question_sims)
             sources = tuple(replace(s, quote=quotes.get(s.n, ("", 0.0))[0]) for s in prep.sources)
-            base = replace(base, preview=preview_citation(sources, quotes, prep.pool))
+            base = replace(base, preview=preview_citation(sources, quotes, prep.pool,
+                                                          **({"rank_penalty": 0.0} if prep.uses_evidence else {})))
             yield AnswerEvent(AnswerEventKind.SOURCES, sources=sources, preview=base.preview)
             timings["sources_ms"] = ms()
             if stream is not None:

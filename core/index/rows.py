@@ -315,6 +315,53 @@ def term_doc_frequencies(db: sqlite_utils.Database, terms: Sequence[str]) -> dic
     return {terms[i]: int(counts.get(stem, 0)) for i, stem in stems.items()}
 
 
+def index_stems(db: sqlite_utils.Database, words: Sequence[str]) -> list[str]:
+    """Each word folded as the chunk index folds it (its Porter stem, lower case; "" for none)."""
+    db.execute("DELETE FROM temp.query_terms")
+    db.conn.executemany("INSERT INTO temp.query_terms (rowid, term) VALUES (?, ?)",
+                        [(i + 1, w) for i, w in enumerate(words)])
+    stems = {row - 1: stem for stem, row in db.execute("SELECT term, doc FROM temp.query_terms_vocab")}
+    return [stems.get(i, "") for i in range(len(words))]
+
+
+def edits(a: str, b: str) -> int:
+    """Damerau–Levenshtein distance (optimal string alignment): insertions, deletions, substitutions and
+    swaps of two neighbouring letters."""
+    prev2, prev = None, list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        cur = [i] + [0] * len(b)
+        for j, cb in enumerate(b, 1):
+            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb))
+            if prev2 is not None and i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
+                cur[j] = min(cur[j], prev2[j - 2] + 1)
+        prev2, prev = prev, cur
+    return prev[-1]
+
+
+def typo_budget(word: str) -> int:
+    """Edits a misspelling of a word this long may hold: none under four letters (too many real words are one
+    letter apart), one up to seven, two beyond — the usual bounds of spelling correctors."""
+    return 0 if len(word) < 4 else 1 if len(word) <= 7 else 2
+
+
+def spelled_like(db: sqlite_utils.Database, stem: str, word: str = "") -> list[str]:
+    """Index stems a misspelled word may stand for ("rythm" → "rhythm"), by its ``stem``: same first letter,
+    within ``typo_budget`` edits of the word as written (its stem may have lost a suffix the typo changed:
+    "compromize" → "comprom"), nearest first (ties: the more common); [] when ``stem`` is itself indexed."""
+    budget = typo_budget(word or stem)
+    if not budget or db.execute("SELECT 1 FROM temp.chunks_vocab WHERE term = ?", [stem]).fetchone():
+        return []
+    first = stem[0]
+    found = []
+    for term, docs in db.execute("SELECT term, doc FROM temp.chunks_vocab WHERE term >= ? AND term < ?",
+                                 [first, chr(ord(first) + 1)]):
+        if abs(len(term) - len(stem)) <= budget:
+            d = edits(stem, term)
+            if d <= budget:
+                found.append((d, -docs, term))
+    return [t for _, _, t in sorted(found)]
+
+
 def neighbour_ids(db: sqlite_utils.Database, chunks: Sequence[Chunk], radius: int) -> list[int]:
     """Ids of the chunks within ``radius`` ordinals of each given chunk, same book, in id order."""
     ids: set[int] = set()

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from core.index.fts import term_patterns
@@ -50,6 +50,10 @@ class CoverageSignals:
     rare_word_absent: float = 0.0  # 1: ... a rare word (several word pieces) the books never use
     word_absent: float = 0.0  # 1: one of its content words (five letters or more) occurs nowhere in the books
     phrase_absent_share: float = 0.0  # its content-word pairs the books never put together, as a share
+    # Of the single sentences the answer would be read from (``core.answer.evidence.evidence_signals``):
+    evidence_best: float = 0.0  # the highest question-sentence cosine
+    evidence_top: float = 0.0  # the mean of the three highest
+    evidence_terms: float = 0.0  # the share of the question's content words those three sentences hold
 
 
 @dataclass(frozen=True)
@@ -99,14 +103,16 @@ def term_coverage(question: str, hits: Sequence[Hit]) -> float:
 
 
 def signals(question: str, hits: Sequence[Hit], *, absence: Absence | None = None,
-            top: int = TOP_HITS) -> CoverageSignals:
-    """The coverage signals of the best ``top`` hits and of what the books never mention (``absence``)."""
+            top: int = TOP_HITS, evidence: Mapping[str, float] | None = None) -> CoverageSignals:
+    """The coverage signals of the best ``top`` hits, of what the books never mention (``absence``) and of the
+    evidence sentences (``evidence``: ``evidence_best``, ``evidence_top``, ``evidence_terms``)."""
     a = absence or Absence()
     named = [term for term in a.terms if term.kind != TermKind.RARE]
     missing = {"named_absent": float(bool(named)),
                "rare_word_absent": float(bool(a.rare_words) or len(named) < len(a.terms)),
                "word_absent": float(bool(a.words)),
                "phrase_absent_share": a.phrases_missing / a.phrases if a.phrases else 0.0}
+    missing.update({k: float(v) for k, v in (evidence or {}).items()})
     best = list(hits[:top])
     if not best:
         return CoverageSignals(**missing)
@@ -140,7 +146,7 @@ def topic_terms(question: str, absence: Absence | None) -> tuple[str, ...]:
 
 
 def assess(question: str, hits: Sequence[Hit], *, absence: Absence | None = None,
-           threshold: float = DEFAULT_THRESHOLD) -> Coverage:
+           threshold: float = DEFAULT_THRESHOLD, evidence: Mapping[str, float] | None = None) -> Coverage:
     """Coverage of ``question`` by ``hits`` (as returned by ``Library.find``, best first) and what the books
     never mention (``absence``, from ``core.retrieval.mentions.absence``).  A short question about a
     specific term the books never mention (``topic_terms``) is not covered, whatever the score.
@@ -149,7 +155,7 @@ def assess(question: str, hits: Sequence[Hit], *, absence: Absence | None = None
     an answer that declines can still point the student somewhere; ``absent_terms`` names what the
     books never mention when that is part of the reason.
     """
-    sig = signals(question, hits, absence=absence)
+    sig = signals(question, hits, absence=absence, evidence=evidence)
     s = score(sig) if hits else 0.0
     covered = bool(hits) and s >= threshold and not topic_terms(question, absence)
     named = absence.named if absence is not None and not covered else ()

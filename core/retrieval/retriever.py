@@ -14,7 +14,7 @@ import numpy as np
 import sqlite_utils
 
 from core.index.fts import cap_reachable, fts_match_expression, match_terms, prune_common_terms
-from core.index.rows import chunk_from_row, chunk_id_bound, term_doc_frequencies
+from core.index.rows import chunk_from_row, chunk_id_bound, index_stems, spelled_like, term_doc_frequencies
 from core.index.vectors import VectorIndex
 from core.models import Chunk, Hit, SearchMode
 from core.retrieval.fusion import reciprocal_rank_fusion
@@ -126,6 +126,36 @@ class Retriever:
         pattern = re.compile(r"(?<![\w])" + r"\W+".join(map(re.escape, re.findall(r"[^\W_]+", phrase))) + r"(?![\w])")
         rows = self.db.execute(f"SELECT chunks_fts.text FROM chunks_fts {scope} LIMIT 200", params)
         return any(pattern.search(row[0] or "") for row in rows)
+
+    def mentions_loosely(self, phrase: str, book_id: str | None = None) -> bool:
+        """Does ``phrase`` occur once a hyphenated term is read as its parts ("Pavlov-style": "Pavlov" and
+        "style" each occur) or its words the index never saw as slips of words it did ("reserchers", "rythm",
+        "Great Compromize")?  Each such word must be within a few letters of an indexed word
+        (``rows.spelled_like``); the phrase is then matched with that word's stem as a prefix.  False when
+        ``phrase`` holds neither."""
+        parts = [p for p in re.split(r"[-‐–]", phrase) if p.strip()]
+        if len(parts) > 1 and all(self.mentions(p, book_id) for p in parts):
+            return True
+        words = re.findall(r"[^\W_]+", phrase.lower())
+        if not words:
+            return True
+        stems = index_stems(self.db, words)
+        tokens, changed = [], False
+        for word, stem in zip(words, stems):
+            if not stem or self.db.execute("SELECT 1 FROM temp.chunks_vocab WHERE term = ?", [stem]).fetchone():
+                tokens.append('"' + word.replace('"', '""') + '"')
+                continue
+            near = spelled_like(self.db, stem, word)
+            if not near:
+                return False
+            tokens.append(near[0] + "*")  # a prefix token is matched unstemmed, as the index stored it
+            changed = True
+        if not changed:
+            return False
+        expr = " + ".join(tokens)
+        scope, params = ("JOIN chunks c ON c.id = chunks_fts.rowid WHERE chunks_fts MATCH ? AND c.book_id = ?",
+                         [expr, book_id]) if book_id else ("WHERE chunks_fts MATCH ?", [expr])
+        return self.db.execute(f"SELECT 1 FROM chunks_fts {scope} LIMIT 1", params).fetchone() is not None
 
     def vector(self, query: str | np.ndarray, k: int, flt: SearchFilter = SearchFilter()) -> list[tuple[int, float]]:
         """FAISS inner-product ranking over normalised vectors (scores are cosines)."""

@@ -237,7 +237,7 @@ def test_an_unrequested_beyond_the_book_paragraph_never_streams():
 
 def test_a_term_the_book_never_mentions_is_named_in_the_refusal(lib):
     from core.retrieval.coverage import assess
-    t = tutor(lib, FakeChatModel(GOOD), assess=lambda q, hits, absence=None: assess(q, hits, absence=absence,
+    t = tutor(lib, FakeChatModel(GOOD), assess=lambda q, hits, absence=None, **_: assess(q, hits, absence=absence,
                                                                                    threshold=0.99))
     missing = t.absence("How does the Calvin cycle relate to the `rubisco::fix()` routine?")
     assert [term.text for term in missing.terms] == ["rubisco::fix()", "Calvin"]
@@ -245,3 +245,24 @@ def test_a_term_the_book_never_mentions_is_named_in_the_refusal(lib):
     assert answer.refused and "never mentions \u201crubisco::fix()\u201d" in answer.text
     present = t.absence("What does the membrane control in a cell?")
     assert not present.terms and not present.words
+
+
+def test_a_misspelled_or_hyphenated_word_is_not_an_absent_term(lib):
+    t = tutor(lib, FakeChatModel(GOOD))
+    assert lib.mentions_loosely("photosynthasis", book_id=lib.bio.id)  # one letter off a book word
+    assert lib.mentions_loosely("Mitochondira", book_id=lib.bio.id)  # two letters swapped
+    assert not lib.mentions_loosely("Kardashev", book_id=lib.bio.id)
+    assert not lib.mentions_loosely("photosynthesis", book_id=lib.bio.id)  # nothing misspelled: not this path
+    assert lib.mentions_loosely("chloroplast-energy", book_id=lib.bio.id)  # a hyphenated term read as its parts
+    assert not lib.mentions_loosely("chloroplast-style", book_id=lib.bio.id)  # "style" is not in the book
+    typo = t.absence("Where does photosynthasis happen in a plant's chloroplast-energy parts?")
+    assert "photosynthasis" not in typo.words and not typo.terms
+    real = t.absence("How does the Kardashev scale rank civilisations?")
+    assert [term.text for term in real.terms] == ["Kardashev"]
+
+
+def test_edit_distance_counts_a_swap_as_one():
+    from core.index.rows import edits, typo_budget
+    assert edits("rythm", "rhythm") == 1 and edits("mitochondira", "mitochondria") == 1
+    assert edits("cat", "dog") == 3 and edits("", "ab") == 2
+    assert [typo_budget(w) for w in ("ion", "rythm", "reserchers")] == [0, 1, 2]
