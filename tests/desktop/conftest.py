@@ -1,6 +1,7 @@
 """Desktop test fixtures: isolated QSettings, generated PDFs, a library with the fake embedder, the window."""
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 import pymupdf
@@ -12,7 +13,7 @@ from PySide6.QtWidgets import QApplication
 from core.library import Library
 from tests.desktop.fake_asker import FakeAsker
 from tests.fakes import HashingEmbedder
-from tests.waiting import wait_for
+from tests.waiting import HANG_GUARD_S, wait_for
 
 CHAPTERS = {
     1: ("Cells", ["A cell is the smallest unit of life and every organism is made of cells.",
@@ -110,3 +111,41 @@ def wait_imports(qtbot, window) -> None:
     """Wait until the import queue is empty (all finished signals delivered); real imports take as long as
     this computer needs (``tests.waiting``: a hang guard, no budget)."""
     wait_for(qtbot, lambda: window.imports.pending() == 0, "the imports to finish")
+
+
+class ImportGate:
+    """Holds the import thread at one point until the GUI thread has reacted to it.
+
+    A test that acts on an import's signal (cancel at its first progress, remove the book once it is
+    searchable) must not race the import: on a busy computer the GUI thread may handle the signal only
+    after the import has finished.  ``ImportGate(library, monkeypatch, stage="embedding")`` (or
+    ``searchable=True``) makes the import thread wait, right after it reported that point, until the test's
+    slot calls ``open()``; later reports pass.
+    """
+
+    def __init__(self, library, monkeypatch, *, stage: str | None = None, searchable: bool = False):
+        self.reached, self._open = threading.Event(), threading.Event()
+        real = library.import_book
+
+        def hold() -> None:
+            if not self.reached.is_set():
+                self.reached.set()
+                self._open.wait(HANG_GUARD_S)
+
+        def gated(path, progress=None, cancel=None, on_searchable=None):
+            def report(step: str, done: int, total: int) -> None:
+                progress(step, done, total)
+                if stage is not None and (step == stage or stage == "*"):
+                    hold()
+
+            def now_searchable(book) -> None:
+                on_searchable(book)
+                if searchable:
+                    hold()
+            return real(path, report if progress else None, cancel,
+                        on_searchable=now_searchable if on_searchable else None)
+        monkeypatch.setattr(library, "import_book", gated)
+
+    def open(self) -> None:
+        """Let the import go on (called by the test's slot once it has acted)."""
+        self._open.set()

@@ -1,7 +1,8 @@
 """A scripted ``Asker`` for the desktop tests: real Sources from library search, a few tokens with [n].
 
 It records the thread of every ``ask`` (so tests can check one thread owns the model) and can hold
-between SOURCES and the first token (``gate``) so tests can look at the window in between.
+between SOURCES and the first token (``gate``), or after the first token (``pause``), so tests can look
+at the window (or press Stop) in between, however slowly a busy computer runs the GUI thread.
 """
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ class FakeAsker:
         self.library = library
         self.delay = delay
         self.gate = gate
+        self.pause: threading.Event | None = None  # set by a test: hold after the first token until it is set
         self.refuse = refuse
         self.threads: list[int] = []
         self.questions: list[str] = []
@@ -57,9 +59,13 @@ class FakeAsker:
         yield AnswerEvent(AnswerEventKind.DONE, answer=Answer(question, text, cites))
 
     def _tokens(self, pieces: list[str], cancel: Callable[[], bool]) -> Iterator[AnswerEvent]:
-        for p in pieces:
+        for i, p in enumerate(pieces):
             if cancel():
                 return
             if self.delay:
                 time.sleep(self.delay)
+            if i == 1 and self.pause is not None:
+                self.pause.wait(HANG_GUARD_S)
+                if cancel():
+                    return
             yield AnswerEvent(AnswerEventKind.TOKEN, text=p)

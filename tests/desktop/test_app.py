@@ -142,11 +142,12 @@ def test_source_card_click_opens_reader(qtbot, window, tiny_pdf: Path):
 
 def test_stop_with_escape_cancels_the_answer(qtbot, window, fake_asker, tiny_pdf: Path):
     import_now(window, tiny_pdf)
-    fake_asker.delay = 0.2
+    fake_asker.pause = threading.Event()  # the answer holds after its first token until Escape was pressed
     window.chat.question.setText("What is a cell?")
     window.chat.ask()
-    wait_for(qtbot, lambda: window.chat.current.turns[-1].answer != "", 'window.chat.current.turns[-1].answer != ""')
+    wait_for(qtbot, lambda: window.chat.current.turns[-1].answer != "", "the first words of the answer")
     qtbot.keyClick(window, Qt.Key.Key_Escape)
+    fake_asker.pause.set()
     wait_for(qtbot, lambda: not window.chat.is_streaming(), "the answer to finish")
     turn = window.chat.current.turns[-1]
     assert turn.state == "stopped" and "Stopped." in window.chat.transcript.toPlainText()

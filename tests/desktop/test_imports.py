@@ -12,7 +12,7 @@ from PySide6.QtCore import QTimer
 
 from core.models import ImportStatus
 from desktop.transcript import turn_html
-from tests.desktop.conftest import drop_files, make_pdf, wait_imports
+from tests.desktop.conftest import ImportGate, drop_files, make_pdf, wait_imports
 from tests.waiting import HANG_GUARD_S, wait_for, wait_signal
 
 log = logging.getLogger(__name__)
@@ -29,13 +29,19 @@ def test_progress_stages_are_shown_then_the_outcome(qtbot, window, tiny_pdf: Pat
     assert row.stage.text().startswith("✓ Imported") and row.bar.isHidden()
 
 
-def test_cancelling_an_import_leaves_no_book(qtbot, window, library, tmp_path: Path):
+def test_cancelling_an_import_leaves_no_book(qtbot, window, library, tmp_path: Path, monkeypatch):
     big = make_pdf(tmp_path / "big.pdf", pages_per_chapter=60, repeat=6)
+    gate = ImportGate(library, monkeypatch, stage="*")  # the import waits at its first report for the click
     results = []
     window.imports.finished.connect(lambda job, result: results.append(result))
     (job,) = window.import_files([big])
     row = window.import_panel.rows[job]
-    window.imports.progressed.connect(lambda *_: row.cancel_btn.isEnabled() and row.cancel_btn.click())
+
+    def cancel(*_):
+        if row.cancel_btn.isEnabled():
+            row.cancel_btn.click()
+        gate.open()
+    window.imports.progressed.connect(cancel)
     wait_imports(qtbot, window)
     assert results[0].status is ImportStatus.ERROR and results[0].error_code == "cancelled"
     assert library.books() == [] and library.chunk_count() == 0
@@ -48,10 +54,16 @@ def _count_column(window, book_id: str) -> str:
     return window.sidebar.model.item(item.row(), 1).text()
 
 
-def test_a_dropped_book_is_askable_before_its_meaning_index_is_built(qtbot, window, library, tiny_pdf: Path):
+def test_a_dropped_book_is_askable_before_its_meaning_index_is_built(qtbot, window, library, tiny_pdf: Path,
+                                                                     monkeypatch):
+    gate = ImportGate(library, monkeypatch, searchable=True)  # indexing goes on once the window has shown it
     events = []
-    window.imports.searchable.connect(lambda job, book: events.append(
-        ("searchable", book.pending, _count_column(window, book.id), window.import_panel.rows[job].searchable)))
+
+    def shown(job, book):
+        events.append(("searchable", book.pending, _count_column(window, book.id),
+                       window.import_panel.rows[job].searchable))
+        gate.open()
+    window.imports.searchable.connect(shown)
     window.imports.finished.connect(lambda job, result: events.append(("finished", result.status)))
     window.import_files([tiny_pdf])
     wait_imports(qtbot, window)
@@ -62,14 +74,20 @@ def test_a_dropped_book_is_askable_before_its_meaning_index_is_built(qtbot, wind
 
 
 def test_stopping_while_indexing_keeps_the_book_searchable_and_the_next_start_finishes_it(
-        qtbot, window, library, tmp_path: Path):
+        qtbot, window, library, tmp_path: Path, monkeypatch):
     big = make_pdf(tmp_path / "big.pdf", pages_per_chapter=30, repeat=4)
+    gate = ImportGate(library, monkeypatch, stage="embedding")  # embedding waits for the click
     results = []
     window.imports.finished.connect(lambda job, result: results.append(result))
     (job,) = window.import_files([big])
     row = window.import_panel.rows[job]
-    window.imports.progressed.connect(
-        lambda _job, stage, *_: stage == "embedding" and row.cancel_btn.isEnabled() and row.cancel_btn.click())
+
+    def stop(_job, stage, *_):
+        if stage == "embedding":
+            if row.cancel_btn.isEnabled():
+                row.cancel_btn.click()
+            gate.open()
+    window.imports.progressed.connect(stop)
     wait_imports(qtbot, window)
     assert results[0].status is ImportStatus.SEARCHABLE and "keyword" in row.stage.text()
     (book,) = library.pending_books()
@@ -93,7 +111,12 @@ def test_removing_a_book_while_it_is_indexed_stops_the_indexing_first(qtbot, win
     big = make_pdf(tmp_path / "big.pdf", pages_per_chapter=30, repeat=4)
     results = []
     window.imports.finished.connect(lambda job, result: results.append(result.status))
-    window.imports.searchable.connect(lambda job, book: window.remove_book(book.id))  # as soon as it shows
+    gate = ImportGate(library, monkeypatch, searchable=True)  # indexing waits until the removal was asked
+
+    def remove(_job, book):
+        window.remove_book(book.id)  # as soon as it shows
+        gate.open()
+    window.imports.searchable.connect(remove)
     window.import_files([big])
     wait_imports(qtbot, window)
     wait_for(qtbot, lambda: window.sidebar.model.rowCount() == 0,
