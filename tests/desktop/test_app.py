@@ -146,6 +146,9 @@ def test_stop_with_escape_cancels_the_answer(qtbot, window, fake_asker, tiny_pdf
     window.chat.question.setText("What is a cell?")
     window.chat.ask()
     wait_for(qtbot, lambda: window.chat.current.turns[-1].answer != "", "the first words of the answer")
+    window.activateWindow()  # a window shortcut needs the active window (a full run leaves others behind)
+    wait_for(qtbot, window.isActiveWindow, "the window to be active")
+    assert window.stop_action.isEnabled()
     qtbot.keyClick(window, Qt.Key.Key_Escape)
     fake_asker.pause.set()
     wait_for(qtbot, lambda: not window.chat.is_streaming(), "the answer to finish")
@@ -258,7 +261,7 @@ def test_a_cited_figure_opens_framed_on_its_page(qtbot, window, tmp_path: Path):
 def test_keyboard_shortcuts(qtbot, window, tiny_pdf: Path):
     import_now(window, tiny_pdf)
     window.activateWindow()
-    wait_for(qtbot, window.isActiveWindow, "window.isActiveWindow")
+    wait_for(qtbot, window.isActiveWindow, "the window to be active")
     qtbot.keyClick(window, Qt.Key.Key_L, Qt.KeyboardModifier.ControlModifier)
     assert window.chat.question.hasFocus()
     window.open_node(window.sidebar.model.item(0, 0).data(NODE_ROLE))
