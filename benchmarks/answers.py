@@ -92,22 +92,30 @@ def answers(tutor: Tutor, book: str, n: int, book_id: str, log_rows: list, parap
     return summarize_answers(judged)
 
 
-def refusal(tutor: Tutor, book: str, book_id: str, n: int, log_rows: list) -> dict:
+def refusal(tutor: Tutor, book: str, book_id: str, n: int, log_rows: list, paraphrased: int = 0) -> dict:
     """Near-domain questions asked end to end (declined before the model, or after it when nothing it wrote
-    is grounded or it says the passages do not answer), and the coverage decision alone on ``n`` in-book ones."""
+    is grounded or it says the passages do not answer), with ``paraphrased`` of their student-worded versions,
+    and the coverage decision alone on ``n`` in-book ones."""
     in_book = [q.text() for q in spread(load_questions(BENCH / book / "questions.jsonl"), n)]
     off = [r["question"] for r in load_jsonl(DATA / "offbook" / f"{book}.jsonl")]
+    reworded = DATA / "paraphrased" / f"offbook-{book}.jsonl"
+    para = set(spread([r["question"] for r in load_jsonl(reworded)], paraphrased)) if paraphrased and \
+        reworded.exists() else set()
     out = refusal_metrics(tutor, in_book, [], book_id=book_id)
-    declined = 0
-    for q in off:
+    declined = declined_para = 0
+    for q in off + sorted(para):
         answer, _ = ask_once(tutor, q, book_id=book_id)
-        declined += answer.refused
+        if q in para:
+            declined_para += answer.refused
+        else:
+            declined += answer.refused
         log_rows.append({"book": book, "model": tutor.model_name, "reader": tutor.settings.reader,
-                         "near_domain": True, "question": q,
+                         "near_domain": True, "paraphrased": q in para, "question": q,
                          "refused": answer.refused, "answer": answer.text,
                          "citations": [{"n": c.n, "page": c.printed_page, "quote": c.quote} for c in answer.citations]})
     return {**out, "off_book": len(off), "off_book_declined": declined,
-            "recall": round(declined / len(off), 3) if off else 0.0}
+            "recall": round(declined / len(off), 3) if off else 0.0,
+            "paraphrased_recall": round(declined_para / len(para), 3) if para else None}
 
 
 def main() -> int:
@@ -145,7 +153,7 @@ def main() -> int:
                         row["multiple_choice"] = multiple_choice(tutor, spread(keyed, args.mc), book_id=book_id,
                                                                  without=without)
                         without = row["multiple_choice"]["without_book_replies"]
-                    row["refusal"] = refusal(tutor, book, book_id, args.refusal, report["answers"])
+                    row["refusal"] = refusal(tutor, book, book_id, args.refusal, report["answers"], args.paraphrased)
                     print(f"{book} {key} {reader}: {json.dumps(row, default=str)[:600]}  [{load()}]", flush=True)
                 lib.close()
         finally:
@@ -160,7 +168,7 @@ def main() -> int:
 def table(report: dict) -> str:
     lines = ["| book | model · reader | key in what it read | key-term recall (where read) | paraphrased: key read / "
              "recall | keyed option with / without the book | gold pages cited | in-book declined (keyed answers) "
-             "| near-domain declined / in-book declined by coverage | first token / whole answer p50 |",
+             "| near-domain declined (paraphrased) / in-book declined by coverage | first token / whole answer p50 |",
              "|---|---|---|---|---|---|---|---|---|---|"]
     for book, per_model in report["books"].items():
         for model, row in per_model.items():
@@ -171,7 +179,8 @@ def table(report: dict) -> str:
             para = f"{_f(pa.get('key_read_share'))} / {_f(pa.get('key_term_recall'))}" if pa else "—"
             choice = f"{mc['accuracy_with_book']:.2f} / {mc['accuracy_without_book']:.2f} ({mc['questions']})" \
                 if mc else "—"
-            refused = f"{r['recall']:.2f} / {r['in_book_declined_rate']:.2f}" if r else ""
+            refused = (f"{r['recall']:.2f} ({_f(r.get('paraphrased_recall'))}) / {r['in_book_declined_rate']:.2f}"
+                       if r else "")
             lines.append(f"| {book} | {model} | {read} | {recall} | {para} | {choice} | "
                          f"{a['answers_citing_gold_pages']:.2f} | {a['refused']}/{a['questions']} | {refused} | "
                          f"{a['first_token_p50_ms'] / 1000:.1f} s / {a['total_p50_ms'] / 1000:.1f} s |")

@@ -16,6 +16,9 @@ question asked (``--question``) the moment it is searchable, answered while its 
 and ``scanned-reader.png`` (the answer, its cited passage highlighted on the scanned page).
 ``--equations`` renders ``equation-chat.png``: a small EPUB with MathML equations imported and a question
 about one of them answered, the formulas drawn in the answer, the quote and the sources.
+``--evidence BOOK`` renders ``evidence-answer.png``: BOOK imported and ``--question`` answered from its evidence
+sentences, each answer sentence's chip and evidence card showing the very sentence it rests on, and
+``evidence-reader.png``: the second cited sentence highlighted on its page.
 """
 from __future__ import annotations
 
@@ -292,6 +295,26 @@ def figure_reader(out: Path, pdf: Path, question: str, *, asker_factory=None,
         return grab(app, window, out / "figure-reader.png")
 
 
+def evidence_answer(out: Path, book: Path, question: str, *, asker_factory=None,
+                    size: tuple[int, int] = (1420, 860)) -> list[Path]:
+    """Import ``book``, ask ``question`` and grab the answer (chips and evidence cards), then open the second
+    citation (else the first) in the reader with its sentence highlighted."""
+    out.mkdir(parents=True, exist_ok=True)
+    with fresh_window(size, asker_factory=asker_factory) as (app, window, _root):
+        window.import_files([book])
+        wait_until(app, lambda: window.imports.pending() == 0, timeout=1800)
+        window.import_panel.clear_finished()
+        _ask(app, window, question, timeout=600)
+        paths = [grab(app, window, out / "evidence-answer.png")]
+        turn = window.chat.current.turns[-1]
+        cited = [s for s in turn.sources if f"[{s.n}]" in turn.answer]
+        if cited:
+            window.open_citation(cited[1] if len(cited) > 1 else cited[0])
+            settle(app, 300)
+        paths.append(grab(app, window, out / "evidence-reader.png"))
+        return paths
+
+
 def equation_book(path: Path, chapter: str = EQUATION_CHAPTER) -> Path:
     """A one-chapter EPUB 3 (nav document included) whose body is ``chapter``."""
     import zipfile
@@ -341,8 +364,10 @@ def main(argv: list[str] | None = None) -> int:
                         "equations imported and a question about one answered")
     parser.add_argument("--figure", metavar="PDF", help="only figure-reader.png: this PDF imported, --question "
                         "asked and the first cited figure or table opened, outlined")
+    parser.add_argument("--evidence", metavar="BOOK", help="only evidence-answer.png and evidence-reader.png: "
+                        "BOOK imported and --question answered from its evidence sentences")
     parser.add_argument("--question", default=None,
-                        help="the question asked with --indexing/--scanned/--equations/--figure")
+                        help="the question asked with --indexing/--scanned/--equations/--figure/--evidence")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s")
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -358,6 +383,10 @@ def main(argv: list[str] | None = None) -> int:
     args.question = args.question or QUESTION
     if args.scanned:
         for path in scanned_book(Path(args.out), Path(args.scanned), args.question, asker_factory=factory):
+            sys.stdout.write(f"{path}\n")
+        return 0
+    if args.evidence:
+        for path in evidence_answer(Path(args.out), Path(args.evidence), args.question, asker_factory=factory):
             sys.stdout.write(f"{path}\n")
         return 0
     if args.figure:

@@ -49,7 +49,9 @@ def chip(turn_index: int, record: CiteRecord | None, n: int, colors: tuple[str, 
     figure = html.escape(record.figure).replace(" ", "&nbsp;") if record and record.figure else ""
     what = ", ".join(x for x in (figure, printed) if x)
     page = f" · {what}" if what else ""
-    tip = html.escape(record.label if record else f"Source {n} was not provided")
+    # The tooltip is the very sentence the chip cites (an evidence sentence), under where it is printed.
+    tip = html.escape(f"{record.label}\n\u201c{clip(record.quote, 300)}\u201d" if record and record.quote
+                      else record.label if record else f"Source {n} was not provided")
     return (f'<a href="{scheme}:{turn_index}:{n}" title="{tip}" style="background-color:{bg}; color:{fg};'
             f' text-decoration:none;">&nbsp;{n}{page}&nbsp;</a>')
 

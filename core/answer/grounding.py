@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from core.answer.attribution import (BEYOND_BOOK_LABEL, Attributed, Support, citation, is_connective, overlap,
-                                     short_quote, stems)
+                                     pasted_code, short_quote, stems)
 from core.answer.faithfulness import _numbers, definition_subject, negated, unsourced_names
 from core.models import Chunk, Citation, Source
 
@@ -42,6 +42,11 @@ _DIRECTIONS = {
     "after": "after later following follow follows followed then",
 }
 _FAMILY = {w: fam for fam, words in _DIRECTIONS.items() for w in words.split()}
+# Words a sentence uses to point at its source ("According to the evidence, the textbook states that …"): they
+# carry no claim, so they are not content the evidence must hold.
+_ABOUT_SOURCE = stems("according evidence textbook book text passage passages source sources states stated say "
+                      "says said mention mentions mentioned explain explains explained describe describes described "
+                      "note notes noted provided given sentence sentences chapter section")
 _WORD = re.compile(r"[a-z]+")
 
 
@@ -71,7 +76,7 @@ def not_carried(sentence: str, evidence: Sequence[str], question: str = "") -> s
     if subject and not stems(subject) <= carried:
         return "subject"
     # The question's own words prove nothing: what the sentence adds to them must come from the evidence.
-    new = own - stems(question)
+    new = own - stems(question) - _ABOUT_SOURCE
     ev = stems(joined)
     if (new and len(new & ev) / len(new) < CONTENT_SHARE) or (own and not new and not own & ev):
         return "content"
@@ -107,6 +112,9 @@ def ground(sentences: Sequence[tuple[int, str, tuple[int, ...]]], g: Grounded, *
     ids = list(g.texts)
     out: list[Attributed] = []
     beyond_from: int | None = None
+    # A program the student pasted is theirs to reason about: what a sentence says of it ("This program does not
+    # compile", "x is 5 here") cannot be in the book, so it is kept uncited, neither cited nor greyed.
+    program = pasted_code(question)
     for i, (para, text, cited) in enumerate(sentences):
         if beyond_from is None and text.lower().startswith(BEYOND_BOOK_LABEL.lower()):
             beyond_from = para
@@ -123,9 +131,21 @@ def ground(sentences: Sequence[tuple[int, str, tuple[int, ...]]], g: Grounded, *
             quote = g.texts[chosen[0]]
             score = overlap(text, stems(" ".join(g.texts[n] for n in chosen)))
             out.append(Attributed(text, Support.SUPPORTED, chosen[0], quote, score, para, sources=tuple(chosen)))
+        elif program and about_program(text, program):
+            out.append(Attributed(text, Support.CONNECTIVE, paragraph=para))
         else:
             out.append(Attributed(text, Support.WEAK, None, "", 0.0, para, conflict=reason or ""))
     return out
+
+
+_PROGRAM_TALK = re.compile(r"\b(?:program|code|compil\w*|prints?|printed|output|error|panics?|runs?)\b", re.I)
+
+
+def about_program(sentence: str, program: str) -> bool:
+    """Does the sentence talk about the pasted ``program`` (its run, output or compilation, or its own names)?"""
+    names = {w for w in re.findall(r"[A-Za-z_]\w+", program)}
+    return bool(_PROGRAM_TALK.search(sentence)) or bool(names & set(re.findall(r"[A-Za-z_]\w+", sentence)) - {
+        "the", "a", "an", "is", "in", "of", "to", "and", "it", "let", "fn", "main"})
 
 
 def _carrying(text: str, cited: Sequence[int], ranked: Sequence[int], question: str,
@@ -178,5 +198,5 @@ def evidence_similarity(encode: Callable[[list[str]], np.ndarray], answer: Seque
     return vectors[:len(answer)] @ vectors[len(answer):].T
 
 
-__all__ = ["CONTENT_SHARE", "Grounded", "directions", "evidence_citations", "evidence_similarity", "ground",
+__all__ = ["CONTENT_SHARE", "Grounded", "about_program", "directions", "evidence_citations", "evidence_similarity", "ground",
            "not_carried"]

@@ -308,9 +308,10 @@ class Tutor:
         notice = ""
         declined = says_not_covered(raw)
         grounded = (supported or about_code) and not declined
-        if not beyond and not grounded and verdict.score < self.settings.grounded_keep:
-            # The model says the passages do not answer it, or nothing it wrote is backed by them, and retrieval
-            # was not sure either: the book does not answer this question.
+        if not beyond and not grounded and (prep.uses_evidence or verdict.score < self.settings.grounded_keep):
+            # The model says the book does not answer it, or no evidence sentence carries anything it wrote (the
+            # evidence reader), or nothing it wrote is backed by a passage and retrieval was not sure either (the
+            # passage reader): the book does not answer this question.
             return self._declined(base, verdict, timings, ms)
         if grounded or uncovered:
             text = render(attributed)

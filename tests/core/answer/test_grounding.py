@@ -67,3 +67,16 @@ def test_one_citation_per_evidence_sentence_each_with_its_own_quote():
     cites = evidence_citations([a for a in out if a.support is Support.SUPPORTED], sources)
     assert [(c.n, c.quote, c.page_start) for c in cites] == [(1, FOLKWAYS, 40), (2, MORES, 41)]
     assert cites[0].section == cites[1].section == "3.2" and cites[0].quote != cites[1].quote
+
+
+def test_what_an_answer_says_of_the_students_own_program_is_kept_uncited():
+    question = "Does this program compile?\n```\nfn main() {\n    let total = 5;\n}\n```"
+    out = ground(split_answer("Yes, this program compiles. Rust was made by aliens."),
+                 Grounded({1: "A variable binding gives a name to a value."}), question=question)
+    assert [a.support for a in out] == [Support.CONNECTIVE, Support.WEAK]
+
+
+def test_words_that_point_at_the_source_are_not_claims():
+    sentence = "The evidence from the textbook states that using old records is known as archival research."
+    assert not_carried(sentence, ["Archival research uses past records to answer questions."],
+                       question="Using existing records is known as ____.") is None

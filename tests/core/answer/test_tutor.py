@@ -192,9 +192,16 @@ def test_followups_are_rewritten_and_the_conversation_persists(lib):
     assert conv.turns[0].citations == first.citations  # citations round-trip through SQLite
 
 
-def test_model_answer_nothing_supports_falls_back_to_the_books_words(lib):
+def test_an_answer_no_evidence_sentence_carries_is_declined(lib):
     model = FakeChatModel("Volcanoes erupt molten rock across distant oceans regularly.")
     answer = collect(tutor(lib, model).ask("Where does photosynthesis happen?"))
+    assert answer.refused and not answer.citations and "Volcanoes" not in answer.text
+    assert "doesn't seem to cover" in answer.text and answer.nearest_sections
+
+
+def test_passage_reader_falls_back_to_the_books_words_when_retrieval_is_sure(lib):
+    model = FakeChatModel("Volcanoes erupt molten rock across distant oceans regularly.")
+    answer = collect(tutor(lib, model, reader="passages").ask("Where does photosynthesis happen?"))
     assert answer.citations and "book's own words" in answer.notice
     assert "Volcanoes" not in answer.text
 
