@@ -134,7 +134,7 @@ QWEN25_CODER_15B = ModelEntry(
 )
 
 CATALOG: dict[str, ModelEntry] = {e.key: e for e in (QWEN25_CODER_05B, SMOLLM2_135M, QWEN25_CODER_15B)}
-DEFAULT_MODEL_KEY = QWEN25_CODER_05B.key
+DEFAULT_MODEL_KEY = QWEN25_CODER_15B.key  # the most correct model (README "Answers"), until this computer is measured
 SMALLEST_MODEL_KEY = SMOLLM2_135M.key
 
 
