@@ -1,7 +1,7 @@
 """Are the answers right?  Every dev book, the evidence reader beside today's passage reader, one run.
 
     .venv/bin/python benchmarks/answers.py --libs /work/libs [--models qwen2.5-coder-1.5b]
-                                           [--readers evidence,passages] [--n 40] [--mc 40] [--paraphrased 40]
+                                           [--readers evidence,passages] [--n 40] [--mc 40] [--paraphrased 40] [--offbook 40]
                                            [--books ...] [--out answers.json]
 
 ``--libs DIR`` holds one library per dev book (``benchmarks/common.py``).  Per book, model and reader
@@ -92,12 +92,14 @@ def answers(tutor: Tutor, book: str, n: int, book_id: str, log_rows: list, parap
     return summarize_answers(judged)
 
 
-def refusal(tutor: Tutor, book: str, book_id: str, n: int, log_rows: list, paraphrased: int = 0) -> dict:
+def refusal(tutor: Tutor, book: str, book_id: str, n: int, log_rows: list, paraphrased: int = 0,
+            offbook: int = 0) -> dict:
     """Near-domain questions asked end to end (declined before the model, or after it when nothing it wrote
     is grounded or it says the passages do not answer), with ``paraphrased`` of their student-worded versions,
     and the coverage decision alone on ``n`` in-book ones."""
     in_book = [q.text() for q in spread(load_questions(BENCH / book / "questions.jsonl"), n)]
     off = [r["question"] for r in load_jsonl(DATA / "offbook" / f"{book}.jsonl")]
+    off = spread(off, offbook) if offbook else off
     reworded = DATA / "paraphrased" / f"offbook-{book}.jsonl"
     para = set(spread([r["question"] for r in load_jsonl(reworded)], paraphrased)) if paraphrased and \
         reworded.exists() else set()
@@ -128,7 +130,8 @@ def main() -> int:
     ap.add_argument("--paraphrased", type=int, default=0, help="their student-worded versions per book")
     ap.add_argument("--mc", type=int, default=40, help="keyed multiple-choice questions per book")
     ap.add_argument("--refusal", type=int, default=200, help="in-book questions per book for false refusals")
-    ap.add_argument("--out", type=Path, help="write the report and every answer here (JSON)")
+    ap.add_argument("--offbook", type=int, default=0, help="near-domain questions per book (0: all)")
+    ap.add_argument("--out", type=Path, help="write the report and every answer here (JSON), after every book")
     args = ap.parse_args()
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
     print(f"benchmarks.answers  [{load()}]  {time.strftime('%Y-%m-%d %H:%M:%S')}", flush=True)
@@ -153,8 +156,11 @@ def main() -> int:
                         row["multiple_choice"] = multiple_choice(tutor, spread(keyed, args.mc), book_id=book_id,
                                                                  without=without)
                         without = row["multiple_choice"]["without_book_replies"]
-                    row["refusal"] = refusal(tutor, book, book_id, args.refusal, report["answers"], args.paraphrased)
+                    row["refusal"] = refusal(tutor, book, book_id, args.refusal, report["answers"], args.paraphrased,
+                                            args.offbook)
                     print(f"{book} {key} {reader}: {json.dumps(row, default=str)[:600]}  [{load()}]", flush=True)
+                    if args.out:  # after every book and reader, so a long run can be read (and checked) as it goes
+                        args.out.write_text(json.dumps(report, indent=1, default=str), encoding="utf-8")
                 lib.close()
         finally:
             model.close()
