@@ -80,3 +80,18 @@ def test_words_that_point_at_the_source_are_not_claims():
     sentence = "The evidence from the textbook states that using old records is known as archival research."
     assert not_carried(sentence, ["Archival research uses past records to answer questions."],
                        question="Using existing records is known as ____.") is None
+
+
+def test_a_citation_shows_its_evidence_sentence_whole_however_long():
+    long = ("The Diagnostic and Statistical Manual of Mental Disorders, Fifth Edition, is a detailed listing of "
+            "the features of every recognized psychological disorder, with the criteria a clinician checks, and it "
+            "is published by the American Psychiatric Association (2013).")
+    assert len(long) > 220
+    chunk = Chunk(id=ChunkId(1), book_id=BookId("b"), section_id=SectionId(1), ordinal=1, text=long,
+                  role=ChunkRole.CONCEPT, page_start=9, page_end=9, printed_page_start="9", printed_page_end="9",
+                  chapter_number="15", chapter_title="Disorders", section_number="15.2", section_title="DSM",
+                  token_count=40)
+    out = ground(split_answer("The manual is published by the American Psychiatric Association [1]."),
+                 Grounded({1: long}))
+    cites = evidence_citations(out, [Source(1, chunk, long, "15.2 DSM, p. 9", quote=long)])
+    assert cites[0].quote == long
