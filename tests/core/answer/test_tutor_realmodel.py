@@ -33,8 +33,15 @@ def test_real_answer_path_offline(tmp_path):
             kinds = [e.kind for e in events]
             assert kinds[0] is K.SOURCES and kinds[-1] is K.DONE, [e.text for e in events if e.kind is K.ERROR]
             answer = events[-1].answer
-            assert answer.text and not answer.refused
-            assert answer.citations, answer  # attribution (or the extractive fallback) always cites
+            assert answer.text and "first_token_ms" in answer.timings  # the model was asked and streamed
+            # What a 135M model writes varies from run to run (llama.cpp on several threads is not bit-exact), and
+            # the evidence reader declines when no evidence sentence carries any of it. Either outcome is honest;
+            # each must be whole: cited answer, or a decline naming the nearest sections and citing nothing.
+            if answer.refused:
+                assert answer.nearest_sections and not answer.citations, answer
+                assert any("Photosynthesis" in s for s in answer.nearest_sections), answer.nearest_sections
+            else:
+                assert answer.citations, answer  # every kept sentence rests on an evidence sentence
             cited = {c.n for c in answer.citations}
             assert set(parse_citations(answer.text)) <= cited
             sources = {s.n: " ".join(s.text.split()) for s in events[0].sources}
