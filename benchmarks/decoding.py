@@ -65,6 +65,7 @@ def run_mode(mode: str, items: list[dict], model_key: str, max_tokens: int) -> d
               n_threads=settings.threads, n_threads_batch=settings.threads, verbose=False, seed=1)
     if "pld" in mode:
         kw["draft_model"] = LlamaPromptLookupDecoding(num_pred_tokens=int(mode.split("pld")[1]))
+        kw["logits_all"] = True  # llama-cpp-python checks drafts against every position's logits (n_ctx × vocab)
     llm = Llama(**kw)
     firsts, rates, wholes, texts = [], [], [], []
     for it in items:
