@@ -156,9 +156,7 @@ def make_screenshots(out: Path, *, embedder=None, size: tuple[int, int] = (1420,
 
 def _library_and_answer(app: QApplication, window, out: Path, sample: Path) -> list[Path]:
     from desktop.library_view import NODE_ROLE
-    window.import_files([sample])
-    wait_until(app, lambda: window.imports.pending() == 0)
-    window.import_panel.clear_finished()
+    _import(app, window, [sample])
     book = window.sidebar.model.item(0, 0)
     for row in range(book.rowCount()):
         window.sidebar.tree.expand(book.child(row, 0).index())
@@ -168,7 +166,7 @@ def _library_and_answer(app: QApplication, window, out: Path, sample: Path) -> l
     shots = [grab(app, window, out / "library.png")]
     _ask(app, window, QUESTION)
     shots.append(grab(app, window, out / "answer.png"))
-    _open_first_citation(window)
+    _open_citation(window)
     shots.append(grab(app, window, out / "reader.png"))
     return shots
 
@@ -180,11 +178,19 @@ def _ask(app: QApplication, window, question: str, timeout: float = WAIT_S) -> N
     settle(app, 300)
 
 
-def _open_first_citation(window) -> None:
-    """Open the reader at the first source the answer cites (or the first source)."""
+def _import(app: QApplication, window, paths: list[Path], timeout: float = WAIT_S) -> None:
+    """Import ``paths`` and wait until the queue is empty, its finished rows cleared."""
+    window.import_files(paths)
+    wait_until(app, lambda: window.imports.pending() == 0, timeout)
+    window.import_panel.clear_finished()
+
+
+def _open_citation(window, nth: int = 0) -> None:
+    """Open the reader at the ``nth`` source the answer cites (the last cited when it cites fewer; the first
+    source when it cites none)."""
     turn = window.chat.current.turns[-1]
-    cited = next((s for s in turn.sources if f"[{s.n}]" in turn.answer), turn.sources[0])
-    window.open_citation(cited)
+    cited = [s for s in turn.sources if f"[{s.n}]" in turn.answer]
+    window.open_citation(cited[min(nth, len(cited) - 1)] if cited else turn.sources[0])
 
 
 def _settings(app: QApplication, window, out: Path) -> Path:
@@ -262,15 +268,13 @@ def scanned_book(out: Path, pdf: Path, question: str, *, asker_factory=None,
             if stage == "reading scanned pages" and total and done >= total // 3 and "queue" not in shots:
                 shots["queue"] = window.grab()
         window.imports.progressed.connect(midway)
-        window.import_files([scan])
-        wait_until(app, lambda: window.imports.pending() == 0, timeout=1800)
+        _import(app, window, [scan], timeout=1800)
         paths = []
-        if "queue" in shots:
+        if "queue" in shots:  # grabbed while OCR read the scan
             paths.append(out / "scanned-import.png")
             shots["queue"].save(str(paths[-1]))
-        window.import_panel.clear_finished()
         _ask(app, window, question, timeout=600)
-        _open_first_citation(window)
+        _open_citation(window)
         paths.append(grab(app, window, out / "scanned-reader.png"))
         return paths
 
@@ -281,14 +285,12 @@ def figure_reader(out: Path, pdf: Path, question: str, *, asker_factory=None,
     the citation "… › Figure 15.1, p. 332" and the reader with the figure outlined."""
     out.mkdir(parents=True, exist_ok=True)
     with fresh_window(size, asker_factory=asker_factory) as (app, window, _root):
-        window.import_files([pdf])
-        wait_until(app, lambda: window.imports.pending() == 0, timeout=900)
-        window.import_panel.clear_finished()
+        _import(app, window, [pdf], timeout=900)
         _ask(app, window, question, timeout=600)
         turn = window.chat.current.turns[-1]
         framed = next((s for s in turn.sources if s.frame is not None), None)
         if framed is None:
-            _open_first_citation(window)
+            _open_citation(window)
         else:
             window.open_citation(framed)
         settle(app, 300)
@@ -301,16 +303,11 @@ def evidence_answer(out: Path, book: Path, question: str, *, asker_factory=None,
     citation (else the first) in the reader with its sentence highlighted."""
     out.mkdir(parents=True, exist_ok=True)
     with fresh_window(size, asker_factory=asker_factory) as (app, window, _root):
-        window.import_files([book])
-        wait_until(app, lambda: window.imports.pending() == 0, timeout=1800)
-        window.import_panel.clear_finished()
+        _import(app, window, [book], timeout=1800)
         _ask(app, window, question, timeout=600)
         paths = [grab(app, window, out / "evidence-answer.png")]
-        turn = window.chat.current.turns[-1]
-        cited = [s for s in turn.sources if f"[{s.n}]" in turn.answer]
-        if cited:
-            window.open_citation(cited[1] if len(cited) > 1 else cited[0])
-            settle(app, 300)
+        _open_citation(window, nth=1)
+        settle(app, 300)
         paths.append(grab(app, window, out / "evidence-reader.png"))
         return paths
 
@@ -346,9 +343,7 @@ def equation_chat(out: Path, question: str = EQUATION_QUESTION, *, asker_factory
     answer, the "From the book" quote and the source cards."""
     out.mkdir(parents=True, exist_ok=True)
     with fresh_window(size, asker_factory=asker_factory) as (app, window, root):
-        window.import_files([equation_book(root / "energy-and-gases.epub")])
-        wait_until(app, lambda: window.imports.pending() == 0, timeout=600)
-        window.import_panel.clear_finished()
+        _import(app, window, [equation_book(root / "energy-and-gases.epub")], timeout=600)
         _ask(app, window, question, timeout=600)
         return grab(app, window, out / "equation-chat.png")
 

@@ -277,11 +277,12 @@ def render(attributed: Sequence[Attributed]) -> str:
     return "\n\n".join(" ".join(p) for _, p in sorted(paras.items()))
 
 
-def short_quote(sentence: str, limit: int = QUOTE_CHARS) -> str:
-    """The sentence itself when short enough, else its first ``limit`` characters cut at a word (…)."""
+def short_quote(sentence: str, limit: int | None = QUOTE_CHARS) -> str:
+    """The sentence itself when short enough (always, with ``limit=None``), else its first ``limit`` characters
+    cut at a word (…)."""
     # table-cell bars and a stray leading ";" or "," (from a split equation) are not part of the sentence
     s = " ".join(sentence.split()).lstrip("|;:, ").rstrip("| ")
-    if len(s) <= limit:
+    if limit is None or len(s) <= limit:
         return s
     cut = s.rfind(" ", 0, limit)
     return s[:cut if cut > limit // 2 else limit].rstrip(",;: ") + " …"

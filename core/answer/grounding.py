@@ -173,9 +173,6 @@ def _carrying(text: str, cited: Sequence[int], ranked: Sequence[int], question: 
     return (), reason or "uncited"
 
 
-EVIDENCE_QUOTE_CHARS = 900  # above any evidence unit (``evidence.MAX_UNIT_TOKENS`` tokens): a chip shows it whole
-
-
 def evidence_citations(supported: Sequence[Attributed], sources: Sequence[Source],
                        pool: Sequence[Chunk] = ()) -> tuple[Citation, ...]:
     """One citation per cited evidence sentence, in order of first use: the chip shows that very sentence and
@@ -186,10 +183,10 @@ def evidence_citations(supported: Sequence[Attributed], sources: Sequence[Source
         for n in a.cited:
             if n in by_n:
                 best[n] = max(best.get(n, 0.0), a.score)
-    # The whole sentence, not its first 220 characters: the model read all of it, and a cut one hid what the
-    # claim rests on (a hand check found "… published by the American Psychiatric Association (2013)" cut off).
-    return tuple(citation(by_n[n], short_quote(by_n[n].text, EVIDENCE_QUOTE_CHARS), pool, score)
-                 for n, score in best.items())
+    # The whole sentence, not its first 220 characters: the model read all of it (an evidence unit is already
+    # bounded, ``evidence.MAX_UNIT_TOKENS``), and a cut one hid what the claim rests on (a hand check found
+    # "… published by the American Psychiatric Association (2013)" cut off).
+    return tuple(citation(by_n[n], short_quote(by_n[n].text, limit=None), pool, score) for n, score in best.items())
 
 
 def evidence_similarity(encode: Callable[[list[str]], np.ndarray], answer: Sequence[str],

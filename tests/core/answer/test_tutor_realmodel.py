@@ -33,7 +33,7 @@ def test_real_answer_path_offline(tmp_path):
             kinds = [e.kind for e in events]
             assert kinds[0] is K.SOURCES and kinds[-1] is K.DONE, [e.text for e in events if e.kind is K.ERROR]
             answer = events[-1].answer
-            assert answer.text and "first_token_ms" in answer.timings  # the model was asked and streamed
+            assert answer.text and answer.model  # the model wrote (a decline before it would name no model)
             # What a 135M model writes varies from run to run (llama.cpp on several threads is not bit-exact), and
             # the evidence reader declines when no evidence sentence carries any of it. Either outcome is honest;
             # each must be whole: cited answer, or a decline naming the nearest sections and citing nothing.
