@@ -85,3 +85,16 @@ class ModelUnavailableError(LanternError):
     """A model (embedding, re-ranker, chat) is missing, corrupt or cannot load."""
 
     code = "model_unavailable"
+
+
+class CoursePackError(LanternError):
+    """A course pack cannot be read or written: damaged, truncated, tampered with, hostile or not a pack.
+    An import that raises it leaves the library as it was."""
+
+    code = "bad_pack"
+
+
+class PackVersionError(CoursePackError):
+    """The course pack was made by a newer Lantern (a format this one does not know)."""
+
+    code = "pack_version"

@@ -25,7 +25,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from core.errors import BookNotFoundError, LibraryError
-from core.index import conversations, rows, staged_import
+from core.index import conversations, pack, rows, staged_import
 from core.index import embedder as embedders
 from core.index import schema as store
 from core.index import sections as section_index
@@ -42,6 +42,7 @@ from core.retrieval.rescoring import configured_reranker
 from core.retrieval.retriever import RetrievalConfig, Retriever, SearchFilter
 from core.retrieval.scope import printed_to_physical
 from core.study import store as study_store
+from core.study.schedule import new_schedule
 
 log = logging.getLogger(__name__)
 
@@ -238,6 +239,23 @@ class Library:
         trash.unlink(missing_ok=True)
         PageCache(book.file_hash).remove()  # a scan's recognised text goes with the book
         return book
+
+    # -- course packs (``core.index.pack``) ---------------------------------------------------------
+    def export_pack(self, book_ids, target: str | os.PathLike[str], *, with_study: bool = True,
+                    with_progress: bool = False, progress: ProgressFn | None = None,
+                    cancel: CancelFn | None = None) -> pack.PackSummary:
+        """Write books (their files, rows and vectors; ``with_study``: cards without review history, lessons,
+        guides; ``with_progress``: the student's own records too) to one course-pack file."""
+        return pack.export_pack(self, [self.book(b).id for b in book_ids], Path(target), with_study=with_study,
+                                with_progress=with_progress, created_at=_utc_now(), progress=progress, cancel=cancel)
+
+    def import_pack(self, path: str | os.PathLike[str], progress: ProgressFn | None = None,
+                    cancel: CancelFn | None = None, on_searchable: Callable[[Book], None] | None = None
+                    ) -> list[ImportResult]:
+        """Add a course pack's books with their vectors (no re-embedding when the embedding model matches).
+        Every hash and version is checked first: ``CoursePackError`` leaves the library as it was."""
+        return pack.import_pack(self, Path(path), new_card_schedule=new_schedule, imported_at=_utc_now(),
+                                progress=progress, cancel=cancel, on_searchable=on_searchable)
 
     # -- maintenance ---------------------------------------------------------------------------
     def doctor(self, repair: bool = False) -> DoctorReport:

@@ -23,13 +23,15 @@ STAGE_NAMES = {
     "chunking": "Cutting into passages",
     "embedding": "Indexing meaning",
     "done": "Saving",
+    "checking the pack": "Checking the course pack",
+    "adding books": "Adding books",
 }
 
 
 def stage_text(stage: str, done: int, total: int) -> str:
     """``"Reading pages 12/300"`` from a progress callback's arguments."""
     name = STAGE_NAMES.get(stage, stage.capitalize())
-    if stage == "embedding" and total > 1:  # counted in word pieces: a share reads better
+    if stage in ("embedding", "checking the pack") and total > 1:  # word pieces, bytes: a share reads better
         return f"{name} {100 * done // total}\u00a0%"  # no break before the sign
     return f"{name} {done}/{total}" if total > 1 else name
 
@@ -132,6 +134,19 @@ class ImportRow(QFrame):
             font.setBold(True)
             self.stage.setFont(font)
 
+    def finish_pack(self, results: list[ImportResult]) -> None:
+        """A course pack's outcome: the books it added and those already in the library."""
+        added = [r.book.title for r in results if r.status is not ImportStatus.DUPLICATE and r.book]
+        already = [r.book.title for r in results if r.status is ImportStatus.DUPLICATE and r.book]
+        parts = []
+        if added:
+            parts.append("✓ Added " + ", ".join(f"“{t}”" for t in added)
+                         + (" with its index" if len(added) == 1 else " with their index") + ", ready to ask")
+        if already:
+            parts.append("already in your library (left as they are): " + ", ".join(f"“{t}”" for t in already))
+        self.finish(ImportResult("", ImportStatus.DUPLICATE if not added else ImportStatus.IMPORTED))
+        self.stage.setText("; ".join(parts) + "." if parts else "The course pack holds no books.")
+
     def _cancel(self) -> None:
         self.cancel_btn.setEnabled(False)
         self.stage.setText("Cancelling…")
@@ -185,6 +200,10 @@ class ImportPanel(QWidget):
     def finish(self, job_id: int, result: ImportResult) -> None:
         if job_id in self.rows:
             self.rows[job_id].finish(result)
+
+    def finish_pack(self, job_id: int, results: list[ImportResult]) -> None:
+        if job_id in self.rows:
+            self.rows[job_id].finish_pack(results)
 
     def clear_finished(self) -> None:
         """Remove finished rows; hide the panel when nothing is left."""

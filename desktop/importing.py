@@ -16,12 +16,14 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
 from core.errors import LanternError
 from core.models import ImportResult, ImportStatus
 from core.paths import sample_books
+from desktop.course_pack import PACK_FILTER, ExportPackDialog, pack_target, run_export
 from desktop.errors import show_error
 
 log = logging.getLogger(__name__)
 
 BOOK_SUFFIXES = {".pdf", ".epub", ".md", ".markdown", ".txt", ".text", ".html", ".htm", ".xhtml"}
-IMPORT_FILTER = "Books (*.pdf *.epub *.md *.markdown *.txt *.html *.htm *.xhtml);;All files (*)"
+IMPORT_FILTER = ("Books and course packs (*.pdf *.epub *.md *.markdown *.txt *.html *.htm *.xhtml *.lantern);;"
+                 f"{PACK_FILTER};;All files (*)")
 
 def import_start_folder(home: Path | None = None) -> Path:
     """Where the import dialog first opens: ~/Documents, else ~/Downloads, else home (never the working folder).
@@ -77,6 +79,41 @@ class ImportActions:
         if paths:
             self._import_folder = Path(paths[0]).parent  # remembered for this session
         self.import_files(paths)
+
+    def choose_pack(self) -> None:
+        """File → Open course pack…: a teacher's books with their index (and study sets), added in seconds."""
+        start = getattr(self, "_import_folder", None) or import_start_folder()
+        path, _ = QFileDialog.getOpenFileName(self, "Open course pack", str(start), PACK_FILTER)
+        if path:
+            self._import_folder = Path(path).parent
+            self.import_files([path])
+
+    def export_pack(self) -> None:
+        """File → Export course pack…: choose the books, then where to write the pack."""
+        books = self.library.books()
+        if not books:
+            self.statusBar().showMessage("Import a book first: a course pack holds books of your library.", 8000)
+            return
+        current = self.reader.book.id if self.reader.book is not None else None
+        dialog = ExportPackDialog(books, current if len(books) > 1 else None, self)
+        if dialog.exec() != ExportPackDialog.DialogCode.Accepted or not dialog.chosen():
+            return
+        first = self.library.book(dialog.chosen()[0])
+        target = pack_target(self, getattr(self, "_import_folder", None) or import_start_folder(), first.title)
+        if target is not None:
+            run_export(self, dialog.chosen(), target, dialog.study.isChecked(), dialog.progress.isChecked())
+
+    def _pack_finished(self, job_id: int, results: list[ImportResult]) -> None:
+        """A course pack's books are in: show them (the first opens in the reader if none is open)."""
+        self.import_panel.finish_pack(job_id, results)
+        self.refresh_library()
+        added = [r.book for r in results if r.status is not ImportStatus.DUPLICATE and r.book]
+        for book in added:
+            self.sidebar.expand_book(book.id)
+        if added:
+            self.statusBar().showMessage(f"Added {len(added)} book(s) from the course pack; ask away.", 8000)
+            if self.reader.book is None:
+                self._open_book(added[0].id)
 
     def import_sample(self) -> list[int]:
         """Import the bundled sample textbook."""

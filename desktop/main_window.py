@@ -119,6 +119,8 @@ class MainWindow(ImportActions, QMainWindow):
     def _menus(self) -> None:
         file_menu = self.menuBar().addMenu("&File")
         self.import_action = self._action(file_menu, "&Import books…", self.choose_files, QKeySequence.StandardKey.Open)
+        self.open_pack_action = self._action(file_menu, "&Open course pack…", self.choose_pack)
+        self.export_pack_action = self._action(file_menu, "&Export course pack…", self.export_pack)
         self.sample_action = self._action(file_menu, "Try the &sample book", self.import_sample)
         file_menu.addSeparator()
         self._action(file_menu, "&Settings…", self.open_settings, QKeySequence.StandardKey.Preferences)
@@ -191,6 +193,7 @@ class MainWindow(ImportActions, QMainWindow):
         self.imports.progressed.connect(self.import_panel.progress)
         self.imports.searchable.connect(self._import_searchable)
         self.imports.finished.connect(self._import_finished)
+        self.imports.packFinished.connect(self._pack_finished)
         self.import_panel.cancelRequested.connect(self.imports.cancel)
         self.sidebar.openRequested.connect(self.open_node)
         self.sidebar.sampleRequested.connect(self.import_sample)

@@ -18,7 +18,8 @@ and ``scanned-reader.png`` (the answer, its cited passage highlighted on the sca
 about one of them answered, the formulas drawn in the answer, the quote and the sources.
 ``--evidence BOOK`` renders ``evidence-answer.png``: BOOK imported and ``--question`` answered from its evidence
 sentences, each answer sentence's chip and evidence card showing the very sentence it rests on, and
-``evidence-reader.png``: the second cited sentence highlighted on its page.
+``evidence-reader.png``: the second cited sentence highlighted on its page.  ``--pack PACK``: a course pack
+opened (``desktop.pack_screenshots``).
 """
 from __future__ import annotations
 
@@ -361,8 +362,10 @@ def main(argv: list[str] | None = None) -> int:
                         "asked and the first cited figure or table opened, outlined")
     parser.add_argument("--evidence", metavar="BOOK", help="only evidence-answer.png and evidence-reader.png: "
                         "BOOK imported and --question answered from its evidence sentences")
+    parser.add_argument("--pack", metavar="PACK", help="only pack-opening.png, pack-opened.png and pack-export.png: "
+                        "a course pack dropped on an empty window, --question asked, the export dialog")
     parser.add_argument("--question", default=None,
-                        help="the question asked with --indexing/--scanned/--equations/--figure/--evidence")
+                        help="the question asked with --indexing/--scanned/--equations/--figure/--evidence/--pack")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s")
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -378,6 +381,11 @@ def main(argv: list[str] | None = None) -> int:
     args.question = args.question or QUESTION
     if args.scanned:
         for path in scanned_book(Path(args.out), Path(args.scanned), args.question, asker_factory=factory):
+            sys.stdout.write(f"{path}\n")
+        return 0
+    if args.pack:
+        from desktop.pack_screenshots import course_pack
+        for path in course_pack(Path(args.out), Path(args.pack), args.question, asker_factory=factory):
             sys.stdout.write(f"{path}\n")
         return 0
     if args.evidence:

@@ -23,12 +23,13 @@ from core.study import render
 from desktop.conversations import CiteRecord
 from desktop.errors import error_text
 from desktop.study_jobs import StudyJobs
+from desktop.study_quiz import QuizActions
 from desktop.study_tabs import cards_tab, guide_tab, practice_tab, quiz_tab
 
 log = logging.getLogger(__name__)
 
 
-class StudyPanel(QWidget):
+class StudyPanel(QuizActions, QWidget):
     """Practice | Cards | Quiz | Guide for one book and chapter (chosen at the top).
 
     ``progressReady(book_id, {section_id: (heat, text)})`` reports study progress per section for the
@@ -124,6 +125,7 @@ class StudyPanel(QWidget):
         self.load_cards()
         self.load_guide()
         self.refresh_progress()
+        self.update_saved_quiz()
 
     def next_chapter(self) -> None:
         """Empty-state action: move to the next chapter."""
@@ -347,82 +349,6 @@ class StudyPanel(QWidget):
                                 "and page as fields and tags)")
         except Exception as exc:  # a LanternError or an unwritable path
             self._error(exc)
-
-    # -- quiz --------------------------------------------------------------------------------------
-    def make_quiz(self) -> None:
-        from core.study.quizgen import lesson_quiz
-        book, chapter, n = self.book_id(), self.chapter_number(), self.quiz_count.value()
-        self.cancel_event.clear()
-        self.generate_button.setEnabled(False)
-        self.cancel_button.setEnabled(True)
-        self.quiz_progress.show()
-        self.quiz_progress.setRange(0, 0)
-        self.quiz_status.setText(f"Reading chapter {chapter}…")
-
-        def work(progress):
-            lesson = self._lesson(book, chapter, progress)
-            model = self._chat_model()
-            if model is not None:
-                progress(f"writing questions with {getattr(model, 'display_name', 'the model')}", 0, n)
-            return lesson_quiz(lesson, n, model=model, progress=progress, cancel=self.cancel_event.is_set)
-        self.jobs.submit(work, self._show_quiz, self._quiz_failed)
-
-    def _progressed(self, _token: int, stage: str, done: int, total: int) -> None:
-        if not self.generate_button.isEnabled():  # a quiz is being made
-            if total:
-                self.quiz_progress.setRange(0, total)
-                self.quiz_progress.setValue(done)
-            self.quiz_status.setText(f"{stage[:1].upper()}{stage[1:]} — {done} of {total} ready…" if total
-                                     else f"{stage}…")
-
-    def _quiz_failed(self, exc: BaseException) -> None:
-        self._show_quiz(None)
-        self.quiz_status.setText(f"No quiz: {error_text(exc)}")
-
-    def _show_quiz(self, run) -> None:
-        self.generate_button.setEnabled(True)
-        self.cancel_button.setEnabled(False)
-        self.quiz_progress.hide()
-        self.questions, self.q_index = (list(run.questions) if run else []), 0
-        if run is not None:
-            self.quiz_status.setText(render.quiz_summary(run.questions, self.quiz_count.value(), run.seconds,
-                                                         run.note))
-        self._show_question()
-
-    def _current_question_ref(self):
-        return self.questions[self.q_index].source if self.q_index < len(self.questions) else None
-
-    def _show_question(self) -> None:
-        self.quiz_result.setText("")
-        if self.q_index >= len(self.questions):
-            self.question.setText("" if not self.questions else
-                                  "End of the quiz. Make another one, or review the chapter's cards.")
-            for b in self.choice_buttons:
-                b.hide()
-            return
-        q = self.questions[self.q_index]
-        self.question.setText(render.question_html(q, self.q_index + 1, len(self.questions)))
-        self.choice_group.setExclusive(False)
-        for b, text in zip(self.choice_buttons, list(q.choices) + [""] * 4):
-            b.setChecked(False)
-            b.setText(text)
-            b.setVisible(bool(text))
-        self.choice_group.setExclusive(True)
-
-    def submit_choice(self) -> bool | None:
-        from core.study.quiz import grade
-        if self.q_index >= len(self.questions) or self.choice_group.checkedId() < 0:
-            return None
-        q = self.questions[self.q_index]
-        ok = grade(q, q.choices[self.choice_group.checkedId()])
-        self.quiz_result.setText(render.result_html(q, ok))
-        self.library.record_attempt(q.source.book_id, "quiz", q.question[:200], q.source.section_id, float(ok))
-        self.refresh_progress()
-        return ok
-
-    def next_question(self) -> None:
-        self.q_index += 1
-        self._show_question()
 
     # -- guide -------------------------------------------------------------------------------------
     def load_guide(self) -> None:

@@ -24,7 +24,8 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 
-from core.errors import LanternError, ModelUnavailableError
+from core.errors import ImportCancelled, LanternError, ModelUnavailableError
+from core.index.pack_format import SUFFIX as PACK_SUFFIX
 from core.models import AnswerEventKind, ImportResult, ImportStatus, Turn
 from desktop.errors import error_text
 from desktop.heap import HeapPolicy, settle_heap  # noqa: F401 - settle_heap: re-exported
@@ -117,6 +118,7 @@ class ImportEmitter(QObject):
     progressed = Signal(int, str, int, int)  # job id, stage, done, total
     searchable = Signal(int, object)  # job id, Book (stored; keyword search works, vectors still coming)
     finished = Signal(int, object)  # job id, ImportResult
+    packFinished = Signal(int, object)  # job id, list[ImportResult]: one per book of a course pack
 
 
 class ImportQueue(QObject):
@@ -129,6 +131,7 @@ class ImportQueue(QObject):
     progressed = Signal(int, str, int, int)
     searchable = Signal(int, object)  # job id, Book: askable by keyword while its vectors fill in
     finished = Signal(int, object)  # job id, ImportResult (IMPORTED, SEARCHABLE, DUPLICATE or ERROR)
+    packFinished = Signal(int, object)  # job id, list[ImportResult]: a course pack's books, one result each
     idle = Signal()  # the queue ran empty (no import and no other library write left)
 
     def __init__(self, library, parent: QObject | None = None):
@@ -139,6 +142,7 @@ class ImportQueue(QObject):
         self._emitter.progressed.connect(self.progressed)
         self._emitter.searchable.connect(self._on_searchable)
         self._emitter.finished.connect(self._on_finished)
+        self._emitter.packFinished.connect(self._on_pack_finished)
         self._jobs: dict[int, ImportJob] = {}
         self._writes = 0  # run_write jobs not finished yet (each holds the HeapPolicy)
 
@@ -223,6 +227,9 @@ class ImportQueue(QObject):
             self._emitter.finished.emit(job.id, _cancelled(job.path))
             return
         progress = ThrottledProgress(lambda s, d, t: self._emitter.progressed.emit(job.id, s, d, t))
+        if job.path.suffix.lower() == PACK_SUFFIX:
+            self._run_pack(job, progress)
+            return
         try:
             result = self.library.import_book(job.path, progress, job.cancel.is_set,
                                               on_searchable=lambda book: self._emitter.searchable.emit(job.id, book))
@@ -230,6 +237,23 @@ class ImportQueue(QObject):
             log.exception("import of %s crashed", job.path)
             result = ImportResult(str(job.path), ImportStatus.ERROR, error=error_text(exc), error_code="bug")
         self._emitter.finished.emit(job.id, result)
+
+    def _run_pack(self, job: ImportJob, progress: ThrottledProgress) -> None:
+        """A course pack: its books arrive with their vectors (each reported searchable as it is stored)."""
+        try:
+            results = self.library.import_pack(job.path, progress, job.cancel.is_set,
+                                               on_searchable=lambda book: self._emitter.searchable.emit(job.id, book))
+        except LanternError as exc:  # damaged, tampered, newer or cancelled: the library is unchanged
+            code = "cancelled" if isinstance(exc, ImportCancelled) else exc.code
+            self._emitter.finished.emit(job.id, ImportResult(str(job.path), ImportStatus.ERROR, error=exc.message,
+                                                             error_code=code))
+            return
+        except Exception as exc:
+            log.exception("course pack %s crashed", job.path)
+            self._emitter.finished.emit(job.id, ImportResult(str(job.path), ImportStatus.ERROR,
+                                                             error=error_text(exc), error_code="bug"))
+            return
+        self._emitter.packFinished.emit(job.id, results)
 
     # -- GUI side -----------------------------------------------------------------------------------------
     def _write_done(self, _result: object) -> None:
@@ -245,9 +269,20 @@ class ImportQueue(QObject):
         self.searchable.emit(job_id, book)
 
     def _on_finished(self, job_id: int, result: ImportResult) -> None:
+        self._end_job(job_id)
+        self.finished.emit(job_id, result)
+        self._maybe_idle()
+
+    def _on_pack_finished(self, job_id: int, results: list) -> None:
+        self._end_job(job_id)
+        self.packFinished.emit(job_id, results)
+        self._maybe_idle()
+
+    def _end_job(self, job_id: int) -> None:
         if self._jobs.pop(job_id, None) is not None:
             HeapPolicy.release()
-        self.finished.emit(job_id, result)
+
+    def _maybe_idle(self) -> None:
         if not self.busy():
             self.idle.emit()
 

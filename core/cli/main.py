@@ -11,7 +11,7 @@ import sys
 from collections.abc import Sequence
 
 from core import __version__
-from core.cli import ask, books, models, search, study
+from core.cli import ask, books, models, packs, search, study
 from core.cli.output import emit
 from core.errors import LanternError
 from core.library import Library
@@ -19,7 +19,7 @@ from core.paths import resolve_library_dir
 
 log = logging.getLogger("lantern")
 
-_MODULES = (books, search, ask, study, models)
+_MODULES = (books, packs, search, ask, study, models)
 COMMANDS = {name: handler for module in _MODULES for name, handler in module.COMMANDS.items()}
 
 

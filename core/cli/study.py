@@ -18,7 +18,7 @@ from core.study.guide import chapter_guide, format_guide
 from core.study.lesson import book_chapters, chapter_lesson, merge_lessons
 from core.study.practice import exercises_like, feedback, find_exercise, find_exercises
 from core.study.progress import heat, section_progress
-from core.study.quizgen import lesson_quiz
+from core.study.quizgen import lesson_quiz, save_quiz, saved_quiz
 from core.study.schedule import Rating, new_schedule, now_iso, review
 
 log = logging.getLogger("lantern.study")
@@ -52,6 +52,8 @@ def add_parsers(sub: Any) -> None:
     p.add_argument("--chapter", metavar="N", help='only chapter N, or an exam scope: "3-5", "3,5"')
     p.add_argument("-n", type=int, default=5, help="number of questions (default 5)")
     p.add_argument("--seed", type=int, default=0, help="choose other passages / terms")
+    p.add_argument("--saved", action="store_true",
+                   help="the quiz last made for this scope (kept by the library; a course pack carries it)")
     _model_flags(p)
     json_flag(p)
 
@@ -234,6 +236,13 @@ def _answer_cards(lib, book_id: str, conversation_id: int) -> list:
 def cmd_quiz(lib, args: argparse.Namespace) -> int:
 
     book = lib.book(args.book_id)
+    key = str(args.chapter or "all")
+    if args.saved:
+        run = saved_quiz(lib, book.id, key)
+        if run is None:
+            raise LanternError(f"No saved quiz for {'chapter ' + key if args.chapter else 'this book'}; make one "
+                               f"with: lantern quiz {book.id}" + (f" --chapter {args.chapter}" if args.chapter else ""))
+        return _print_quiz(args, run)
     scope = parse_chapters(args.chapter) or tuple(book_chapters(lib, book.id))
     lesson = merge_lessons([chapter_lesson(lib, book.id, ch) for ch in scope])
     if not lesson.statements and not lesson.examples:
@@ -249,6 +258,11 @@ def cmd_quiz(lib, args: argparse.Namespace) -> int:
     per_item = run.seconds / max(1, len(run.questions))
     log.info("quiz: %d of %d in %.1f s (%.1f s per item), %d attempts; rejected %s", len(run.questions), n,
              run.seconds, per_item, run.attempted, dict(run.rejected))
+    save_quiz(lib, book.id, key, run)
+    return _print_quiz(args, run)
+
+
+def _print_quiz(args: argparse.Namespace, run) -> int:
     lines = []
     for i, q in enumerate(run.questions, 1):
         lines.append(f"{i}. [{q.type.value.replace('_', ' ')}] {q.question}")

@@ -88,14 +88,17 @@ def stale_temp_files(root: Path) -> list[Path]:
 def sweep_stale_temp_files(root: Path, in_use: Callable[[str], bool] = lambda name: True) -> list[str]:
     """Clean up after dead writers (called when a library opens); return what was done.
 
-    ``.part``/``.tmp`` files are deleted.  A ``.del`` file is a book file a removal moved aside: it
-    goes back when ``in_use(original name)`` says the book's row survived (the removal rolled back).
+    ``.tmp`` files are deleted.  A ``.del`` file is a book file a removal moved aside, a ``.part`` one an
+    import copied in: it goes into place when ``in_use(original name)`` says the book's row exists and its
+    file is missing (the removal rolled back; the import committed), and is deleted otherwise.
     """
     done = []
     for path in stale_temp_files(root):
         original = path.with_name(_TEMP.sub("", path.name))
         try:
-            if path.name.endswith(".del") and in_use(original.name):
+            # A ``.del`` whose book survived goes back; so does a ``.part`` whose book row was committed
+            # before its file was moved into place (a course pack renames its files after the COMMIT).
+            if path.suffix in (".del", ".part") and in_use(original.name) and not original.exists():
                 os.replace(path, original)
                 done.append(f"restored {original.name}")
             else:

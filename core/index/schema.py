@@ -227,6 +227,16 @@ MIGRATIONS: list[Callable[[sqlite_utils.Database], None]] = [_m1_books, _m2_chun
 """Append new migrations; never edit a released one.  Index i brings user_version i -> i+1."""
 
 
+def schema_version() -> int:
+    """The schema this Lantern writes (the number of migrations)."""
+    return len(MIGRATIONS)
+
+
+def table_columns(db: sqlite_utils.Database, table: str) -> list[str]:
+    """A table's column names, in order (empty when the table does not exist)."""
+    return [r[1] for r in db.execute(f"PRAGMA table_info({table})")]
+
+
 def connect(path: Path) -> sqlite_utils.Database:
     """Open (creating if needed) the library database with WAL, foreign keys and migrations applied."""
     try:

@@ -33,6 +33,12 @@ class SourceRef:
         return cls(chunk.id, chunk.book_id, chunk.chapter_number, chunk.section_number, chunk.section_title,
                    chunk.page_start, chunk.printed_page_start, chunk.section_id)
 
+    @classmethod
+    def from_json(cls, data: dict[str, Any], book_id: str) -> SourceRef:
+        """The reverse of ``to_json`` (which leaves the book out: it is known where the JSON is kept)."""
+        return cls(data["chunk_id"], book_id, data.get("chapter"), data.get("section"), data.get("section_title", ""),
+                   int(data["page_start"]), str(data.get("printed_page") or ""), data.get("section_id"))
+
     def to_json(self) -> dict[str, Any]:
         return {"chunk_id": self.chunk_id, "section_title": self.section_title, "page_start": self.page_start,
                 "printed_page": self.printed_page, "chapter": self.chapter, "section": self.section,
@@ -171,6 +177,14 @@ class QuizQuestion:
         return {"question": self.question, "choices": list(self.choices), "answer": self.answer,
                 "type": self.type.value, "evidence": self.evidence, "generator": self.generator,
                 "code": self.code, "verified": self.verified, "source": self.source.to_json()}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any], book_id: str) -> QuizQuestion:
+        """A question saved with ``to_json`` plus its ``passage`` (``core.study.quizgen.save_quiz``)."""
+        return cls(str(data["question"]), tuple(map(str, data["choices"])), str(data["answer"]),
+                   SourceRef.from_json(data["source"], book_id), str(data.get("passage") or data.get("evidence", "")),
+                   str(data.get("evidence", "")), QuestionType(data.get("type", "multiple_choice")),
+                   str(data.get("generator", "")), str(data.get("code", "")), str(data.get("verified", "")))
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ Kinds (``QuestionType``):
 """
 from __future__ import annotations
 
+import json
 import logging
 import random
 import re
@@ -241,6 +242,37 @@ def lesson_quiz(lesson: ChapterLesson, n: int, *, model=None, seed: int = 0,
     return QuizRun(tuple(kept), attempted, tuple(sorted(reasons.items())),
                    getattr(model, "display_name", "") or "book sentences",
                    shortfall(lesson, n, len(kept), pool + spare, cancelled, reasons), round(time.monotonic() - started, 2))
+
+
+SAVED_QUIZ_VERSION = 1
+
+
+def saved_quiz_key(scope: str) -> str:
+    """The study-cache key of the last verified quiz made for a chapter or exam scope ("3", "3-5")."""
+    return f"quiz:v{SAVED_QUIZ_VERSION}:{scope}"
+
+
+def save_quiz(lib, book_id: str, scope: str, run: QuizRun) -> None:
+    """Keep a quiz's verified questions (the latest per scope): the student can take it again, and a course
+    pack hands a teacher's quiz on to laptops that need no model to take it."""
+    if run.questions:
+        questions = [{**q.to_json(), "passage": q.passage} for q in run.questions]
+        lib.study_cache_put(book_id, saved_quiz_key(scope), json.dumps(
+            {"generator": run.generator, "questions": questions}, ensure_ascii=False))
+
+
+def saved_quiz(lib, book_id: str, scope: str) -> QuizRun | None:
+    """The quiz last saved for ``scope`` (None when there is none, or it is of an older shape)."""
+    raw = lib.study_cache_get(book_id, saved_quiz_key(scope))
+    if not raw:
+        return None
+    try:
+        data = json.loads(raw)
+        questions = tuple(QuizQuestion.from_json(q, book_id) for q in data["questions"])
+    except (KeyError, TypeError, ValueError) as exc:
+        log.info("saved quiz unreadable: %s", exc)
+        return None
+    return QuizRun(questions, 0, (), str(data.get("generator", "")))
 
 
 def shortfall(lesson: ChapterLesson, n: int, got: int, pool: Sequence[Statement], cancelled: bool,

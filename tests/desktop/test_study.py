@@ -76,6 +76,28 @@ def test_quiz_without_a_model(qtbot, panel):
     assert "2/2" in panel.question.text()
 
 
+def test_a_made_quiz_is_saved_and_can_be_taken_again_at_once(qtbot, panel):
+    from core.study.quizgen import saved_quiz
+    library, book = panel.library, panel.book_id()
+    panel.chapter.setCurrentIndex(panel.chapter.findData("2"))
+    wait_for(qtbot, lambda: not panel.jobs.busy(), "the study job to finish")
+    panel.quiz_count.setValue(2)
+    panel.make_quiz()
+    wait_for(qtbot, lambda: panel.generate_button.isEnabled(), "the quiz to be made")
+    made = [q.question for q in panel.questions]
+    assert not panel.saved_button.isHidden() and panel.saved_button.text() == "Take the saved quiz (2)"
+    panel.chapter.setCurrentIndex(panel.chapter.findData("1"))
+    wait_for(qtbot, lambda: not panel.jobs.busy(), "the study job to finish")
+    assert panel.questions == [] and panel.saved_button.isHidden() == (saved_quiz(library, book, "1") is None)
+    panel.chapter.setCurrentIndex(panel.chapter.findData("2"))
+    wait_for(qtbot, lambda: not panel.jobs.busy(), "the study job to finish")
+    panel.saved_button.click()
+    assert [q.question for q in panel.questions] == made and "saved for this chapter: 2" in panel.quiz_status.text()
+    q = panel.questions[0]
+    panel.choice_buttons[list(q.choices).index(q.answer)].setChecked(True)
+    assert panel.submit_choice() is True
+
+
 def test_guide(qtbot, panel):
     wait_for(qtbot, lambda: "You should be able to" in panel.guide_view.toPlainText(),
              '"You should be able to" in panel.guide_view.toPlainText()')

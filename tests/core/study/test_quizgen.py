@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from core.study.lesson import chapter_lesson
 from core.study.models import QuestionType
-from core.study.quizgen import false_ok, gives_away, lesson_quiz, perturbed_outputs
+from core.study.quizgen import false_ok, gives_away, lesson_quiz, perturbed_outputs, save_quiz, saved_quiz
 
 
 def test_without_a_model_clozes_and_code_items_are_the_books_own(manual):
@@ -92,3 +92,14 @@ def test_verification_helpers():
 class _Lesson:
     statements = ()
     terms = ()
+
+
+def test_a_saved_quiz_comes_back_whole(manual):
+    lib, book_id = manual
+    run = lesson_quiz(chapter_lesson(lib, book_id, "3"), 4)
+    assert saved_quiz(lib, book_id, "3-test") is None
+    save_quiz(lib, book_id, "3-test", run)
+    again = saved_quiz(lib, book_id, "3-test")
+    assert again.questions == run.questions and again.generator == run.generator
+    lib.study_cache_put(book_id, "quiz:v1:3-test", '{"questions": [{"question": 1}]}')  # an older shape
+    assert saved_quiz(lib, book_id, "3-test") is None

@@ -1,0 +1,108 @@
+"""The Study tab's quiz (a mixin of ``desktop.study.StudyPanel``): make a quiz on the study thread with
+progress and Cancel, or take the chapter's saved one at once; one question at a time, each answer checked
+against the book and recorded as progress.  Uses the panel's widgets (``desktop.study_tabs.quiz_tab``),
+``jobs``, ``library`` and ``cancel_event``, on the GUI thread."""
+from __future__ import annotations
+
+from core.study import render
+from core.study.quiz import grade
+from core.study.quizgen import lesson_quiz, save_quiz, saved_quiz
+from desktop.errors import error_text
+
+
+class QuizActions:
+    """Making, taking and saving quizzes."""
+
+    def make_quiz(self) -> None:
+        book, chapter, n = self.book_id(), self.chapter_number(), self.quiz_count.value()
+        self.cancel_event.clear()
+        self.generate_button.setEnabled(False)
+        self.cancel_button.setEnabled(True)
+        self.quiz_progress.show()
+        self.quiz_progress.setRange(0, 0)
+        self.quiz_status.setText(f"Reading chapter {chapter}…")
+
+        def work(progress):
+            lesson = self._lesson(book, chapter, progress)
+            model = self._chat_model()
+            if model is not None:
+                progress(f"writing questions with {getattr(model, 'display_name', 'the model')}", 0, n)
+            run = lesson_quiz(lesson, n, model=model, progress=progress, cancel=self.cancel_event.is_set)
+            if not self.cancel_event.is_set():
+                save_quiz(self.library, book, chapter, run)  # the student (or a course pack) can take it again
+            return run
+        self.jobs.submit(work, self._show_quiz, self._quiz_failed)
+
+    def update_saved_quiz(self) -> None:
+        """Offer the chapter's saved quiz (one made here before, or a teacher's from a course pack)."""
+        book, chapter = self.book_id(), self.chapter_number()
+        run = saved_quiz(self.library, book, chapter) if book and chapter else None
+        self.saved_button.setVisible(run is not None)
+        if run is not None:
+            self.saved_button.setText(f"Take the saved quiz ({len(run.questions)})")
+
+    def take_saved_quiz(self) -> None:
+        """Show the saved quiz at once (no model, no waiting)."""
+        run = saved_quiz(self.library, self.book_id(), self.chapter_number())
+        if run is None:
+            return
+        self._show_quiz(run)
+        self.quiz_status.setText(f"The quiz saved for this chapter: {len(run.questions)} questions"
+                                 + (f", written by {run.generator}" if run.generator else "") + ".")
+
+    def _progressed(self, _token: int, stage: str, done: int, total: int) -> None:
+        if not self.generate_button.isEnabled():  # a quiz is being made
+            if total:
+                self.quiz_progress.setRange(0, total)
+                self.quiz_progress.setValue(done)
+            self.quiz_status.setText(f"{stage[:1].upper()}{stage[1:]} — {done} of {total} ready…" if total
+                                     else f"{stage}…")
+
+    def _quiz_failed(self, exc: BaseException) -> None:
+        self._show_quiz(None)
+        self.quiz_status.setText(f"No quiz: {error_text(exc)}")
+
+    def _show_quiz(self, run) -> None:
+        self.generate_button.setEnabled(True)
+        self.cancel_button.setEnabled(False)
+        self.quiz_progress.hide()
+        self.questions, self.q_index = (list(run.questions) if run else []), 0
+        if run is not None:
+            self.quiz_status.setText(render.quiz_summary(run.questions, self.quiz_count.value(), run.seconds,
+                                                         run.note))
+        self._show_question()
+        self.update_saved_quiz()
+
+    def _current_question_ref(self):
+        return self.questions[self.q_index].source if self.q_index < len(self.questions) else None
+
+    def _show_question(self) -> None:
+        self.quiz_result.setText("")
+        if self.q_index >= len(self.questions):
+            self.question.setText("" if not self.questions else
+                                  "End of the quiz. Make another one, or review the chapter's cards.")
+            for b in self.choice_buttons:
+                b.hide()
+            return
+        q = self.questions[self.q_index]
+        self.question.setText(render.question_html(q, self.q_index + 1, len(self.questions)))
+        self.choice_group.setExclusive(False)
+        for b, text in zip(self.choice_buttons, list(q.choices) + [""] * 4):
+            b.setChecked(False)
+            b.setText(text)
+            b.setVisible(bool(text))
+        self.choice_group.setExclusive(True)
+
+    def submit_choice(self) -> bool | None:
+        if self.q_index >= len(self.questions) or self.choice_group.checkedId() < 0:
+            return None
+        q = self.questions[self.q_index]
+        ok = grade(q, q.choices[self.choice_group.checkedId()])
+        self.quiz_result.setText(render.result_html(q, ok))
+        self.library.record_attempt(q.source.book_id, "quiz", q.question[:200], q.source.section_id, float(ok))
+        self.refresh_progress()
+        return ok
+
+    def next_question(self) -> None:
+        self.q_index += 1
+        self._show_question()
