@@ -8,7 +8,8 @@ only when the cited evidence *carries* the sentence (``not_carried``):
 * its numbers, names and acronyms appear in the evidence or the question;
 * it says "not" where the evidence does, and not where the evidence does not;
 * its direction words (increase/decrease, more/less, before/after …) are the evidence's;
-* most of the content words it adds to the question's are the evidence's;
+* most of the content words it adds to the question's are the evidence's (and, when it adds none, most of
+  its own words are: a restated question is not carried by an unrelated sentence);
 * a definition it states is of a term the evidence is about.
 
 A sentence that fails is kept, shown greyed as not found in the book, and cites nothing: a chip must
@@ -57,7 +58,7 @@ def directions(text: str) -> set[str]:
 
 def not_carried(sentence: str, evidence: Sequence[str], question: str = "") -> str | None:
     """Why the ``evidence`` sentences do not carry ``sentence`` ("number", "name", "negation", "direction",
-    "subject", "content"), or None when they do."""
+    "subject", "content", "echo"), or None when they do."""
     joined = " ".join(evidence)
     if _numbers(sentence) - _numbers(joined) - _numbers(question):
         return "number"
@@ -75,11 +76,16 @@ def not_carried(sentence: str, evidence: Sequence[str], question: str = "") -> s
     subject = definition_subject(sentence)
     if subject and not stems(subject) <= carried:
         return "subject"
-    # The question's own words prove nothing: what the sentence adds to them must come from the evidence.
+    # The question's own words prove nothing: what the sentence adds to them must come from the evidence.  A
+    # sentence that adds nothing restates the question as a claim ("The Sérsic index tells you about the
+    # brightness profile"): then most of its own words must be in the evidence, or the chip shows an unrelated
+    # sentence (six such chips in 133 stored answers; none of them right).
     new = own - stems(question) - _ABOUT_SOURCE
     ev = stems(joined)
-    if (new and len(new & ev) / len(new) < CONTENT_SHARE) or (own and not new and not own & ev):
+    if new and len(new & ev) / len(new) < CONTENT_SHARE:
         return "content"
+    if own and not new and len(own & ev) / len(own) < CONTENT_SHARE:
+        return "echo"
     return None
 
 

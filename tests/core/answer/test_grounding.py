@@ -35,6 +35,16 @@ def test_the_question_counts_as_carried_text():
         != "name"
 
 
+def test_a_restated_question_is_not_carried_by_an_unrelated_sentence():
+    question = "What does a galaxy's Sérsic index tell you about its brightness profile?"
+    unrelated = "For now, we will describe how astronomers specify the apparent brightness of stars."
+    about = "The Sérsic index of a galaxy describes how steeply its brightness profile falls from the centre."
+    assert not_carried("The Sérsic index tells you about the brightness profile of a galaxy.", [unrelated],
+                       question) == "echo"
+    assert not_carried("The Sérsic index tells you about the brightness profile of a galaxy.", [about],
+                       question) is None
+
+
 def test_ground_keeps_carried_citations_and_greys_the_rest():
     raw = ("Folkways are norms for casual interaction [1]. Mores embody a group's moral views [1]. "
            "Laud Humphreys studied obedience [2].")
