@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (QComboBox, QFileDialog, QHBoxLayout, QLabel, QLis
 from core.study import render
 from desktop.conversations import CiteRecord
 from desktop.errors import error_text
+from desktop.settings import qsettings
 from desktop.study_jobs import StudyJobs
 from desktop.study_quiz import QuizActions
 from desktop.study_tabs import cards_tab, guide_tab, practice_tab, quiz_tab
@@ -82,8 +83,14 @@ class StudyPanel(QuizActions, QWidget):
 
     # -- book and chapter --------------------------------------------------------------------------
     def reload(self) -> None:
-        """Refill the book list from the library (keeps the current book when it is still there)."""
+        """Refill the book list from the library (keeps the current book when it is still there).
+
+        Called each time the tab is shown: when the library did not change, nothing is reloaded, so the
+        chapter the student chose and a quiz half answered are still there after a visit to the chat."""
         current = self.book_id()
+        ids = [b.id for b in self.library.books()]
+        if current and ids == [self.book.itemData(i) for i in range(self.book.count())]:
+            return
         self.book.blockSignals(True)
         self.book.clear()
         for b in self.library.books():
@@ -112,12 +119,16 @@ class StudyPanel(QuizActions, QWidget):
             for s in self.library.sections(book_id):
                 if s.level == 1 and s.number:
                     self.chapter.addItem(s.display, s.number)
+            chosen = self.chapter.findData(qsettings().value(f"study/chapter/{book_id}", ""))
+            self.chapter.setCurrentIndex(max(chosen, 0))  # the chapter the student last chose in this book
         self.chapter.blockSignals(False)
         self._chapter_changed()
 
     def _chapter_changed(self) -> None:
         if not self.book_id():
             return
+        if self.chapter_number():
+            qsettings().setValue(f"study/chapter/{self.book_id()}", self.chapter_number())
         self.questions, self.q_index = [], 0
         self._show_question()
         self.quiz_status.setText("")

@@ -98,6 +98,24 @@ def test_a_made_quiz_is_saved_and_can_be_taken_again_at_once(qtbot, panel):
     assert panel.submit_choice() is True
 
 
+def test_the_chosen_chapter_and_a_quiz_in_progress_survive_a_visit_to_the_chat_and_a_restart(qtbot, panel):
+    panel.chapter.setCurrentIndex(panel.chapter.findData("2"))
+    wait_for(qtbot, lambda: not panel.jobs.busy(), "the study job to finish")
+    panel.quiz_count.setValue(2)
+    panel.make_quiz()
+    wait_for(qtbot, lambda: panel.generate_button.isEnabled(), "the quiz to be made")
+    panel.next_question()
+    asked = list(panel.questions)
+    panel.reload()  # what showing the Study tab again does
+    assert panel.chapter_number() == "2" and panel.questions == asked and panel.q_index == 1
+    again = StudyPanel(panel.library)  # the next start of the app
+    qtbot.addWidget(again)
+    again.reload()
+    assert again.chapter_number() == "2"
+    wait_for(qtbot, lambda: not again.jobs.busy(), "the study job to finish")
+    again.shutdown()
+
+
 def test_guide(qtbot, panel):
     wait_for(qtbot, lambda: "You should be able to" in panel.guide_view.toPlainText(),
              '"You should be able to" in panel.guide_view.toPlainText()')
