@@ -4,11 +4,6 @@ again then works, and a book killed while its vectors were being made is finishe
 chunk twice."""
 from __future__ import annotations
 
-import os
-import signal
-import subprocess
-import sys
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -17,30 +12,17 @@ from core.library import Library
 from core.models import ImportStatus, SearchMode
 from tests.core.ingest.pdf.fixtures import sample_book
 from tests.fakes import HashingEmbedder
-from tests.waiting import HANG_GUARD_S
-
-REPO = Path(__file__).resolve().parents[2]
+from tests.kill_points import run_killed
 
 # The child imports (or removes) a book and SIGKILLs itself at one named point: deterministic, and the
 # same as a kill from outside at that moment (no cleanup code runs).
-CHILD = textwrap.dedent("""
-    import os, shutil, signal, sys
-    sys.path.insert(0, {repo!r})
+CHILD = """
+    import shutil
     import core.library as L
     import core.index.staged_import as S
     from core.index.vectors import VectorIndex
     from tests.fakes import HashingEmbedder
     point, root, pdf = sys.argv[1:4]
-
-    def die(*_a, **_k):
-        os.kill(os.getpid(), signal.SIGKILL)
-
-    def after(fn):
-        def wrapped(*a, **k):
-            out = fn(*a, **k)
-            die()
-            return out
-        return wrapped
 
     def progress(stage, done, total):
         if stage == point and done >= 1:
@@ -92,7 +74,7 @@ CHILD = textwrap.dedent("""
     else:
         lib.import_book(pdf, progress=progress)
     print("finished without being killed")
-""").format(repo=str(REPO))
+"""
 
 IMPORT_POINTS = ["reading pages", "chunking", "copying", "in-transaction", "embedding", "between-chapters",
                  "before-index-save", "mid-index-save"]
@@ -100,11 +82,7 @@ SEARCHABLE_POINTS = ("embedding", "between-chapters")  # killed after the keywor
 
 
 def run_child(tmp_path: Path, point: str, root: Path, pdf: Path) -> None:
-    script = tmp_path / "child.py"
-    script.write_text(CHILD, encoding="utf-8")
-    proc = subprocess.run([sys.executable, str(script), point, str(root), str(pdf)], capture_output=True,
-                          text=True, timeout=HANG_GUARD_S, cwd=REPO, env={**os.environ, "PYTHONPATH": str(REPO)})
-    assert proc.returncode == -signal.SIGKILL, (point, proc.returncode, proc.stdout, proc.stderr[-2000:])
+    run_killed(tmp_path, CHILD, point, root, pdf)
 
 
 def check_library(root: Path, pdf: Path, *, expect_book: bool | None, pending: bool = False) -> None:

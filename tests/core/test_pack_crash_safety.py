@@ -2,11 +2,6 @@
 ``doctor``, searches, and importing the pack again then works (or finds the books already there)."""
 from __future__ import annotations
 
-import os
-import signal
-import subprocess
-import sys
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -15,31 +10,17 @@ from core.library import Library
 from core.models import ImportStatus, SearchMode
 from tests.core.index.test_pack import add_study, write_book
 from tests.fakes import HashingEmbedder
-from tests.waiting import HANG_GUARD_S
-
-REPO = Path(__file__).resolve().parents[2]
+from tests.kill_points import run_killed
 
 # The child imports the pack and SIGKILLs itself at one named point (deterministic, and the same as a kill
 # from outside at that moment: no cleanup code runs).
-CHILD = textwrap.dedent("""
-    import os, signal, sys
-    sys.path.insert(0, {repo!r})
+CHILD = """
     import core.index.pack as P
     from core.index.pack_format import PackReader
     from core.index.vectors import VectorIndex
     from core.library import Library
     from tests.fakes import HashingEmbedder
     point, root, pack = sys.argv[1:4]
-
-    def die(*_a, **_k):
-        os.kill(os.getpid(), signal.SIGKILL)
-
-    def after(fn):
-        def wrapped(*a, **k):
-            out = fn(*a, **k)
-            die()
-            return out
-        return wrapped
 
     if point == "verifying":
         def progress(stage, done, total):
@@ -67,7 +48,7 @@ CHILD = textwrap.dedent("""
         opened.append(1)
     lib.import_pack(pack, progress=progress)
     print("finished without being killed")
-""").format(repo=str(REPO))
+"""
 
 POINTS = ["verifying", "copying", "in-transaction", "after-commit", "before-index-save"]
 COMPLETE_POINTS = ("after-commit", "before-index-save")  # killed after the COMMIT: the books are there
@@ -91,11 +72,7 @@ def test_sigkill_during_a_pack_import(tmp_path: Path, pack, point: str):
     root = tmp_path / "student"
     with Library(root, embedder=HashingEmbedder()) as lib:  # the student already has a book of their own
         own = lib.import_book(write_book(tmp_path, "own.md", ("Stars", "Planets"))).book
-    script = tmp_path / "child.py"
-    script.write_text(CHILD, encoding="utf-8")
-    proc = subprocess.run([sys.executable, str(script), point, str(root), str(path)], capture_output=True, text=True,
-                          timeout=HANG_GUARD_S, cwd=REPO, env={**os.environ, "PYTHONPATH": str(REPO)})
-    assert proc.returncode == -signal.SIGKILL, (point, proc.returncode, proc.stdout, proc.stderr[-2000:])
+    run_killed(tmp_path, CHILD, point, root, path)
     with Library(root, embedder=HashingEmbedder()) as lib:
         have = sorted(b.id for b in lib.books() if b.id != own.id)
         assert have == (book_ids if point in COMPLETE_POINTS else [])  # unchanged, or complete

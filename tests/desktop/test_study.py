@@ -62,12 +62,17 @@ def test_cards_review_and_export(qtbot, panel, tmp_path):
         assert "collection.anki2" in zf.namelist()
 
 
-def test_quiz_without_a_model(qtbot, panel):
-    panel.chapter.setCurrentIndex(panel.chapter.findData("2"))
+def make_quiz(qtbot, panel, chapter: str, n: int) -> None:
+    """Choose ``chapter``, make an ``n``-question quiz and wait until it is shown."""
+    panel.chapter.setCurrentIndex(panel.chapter.findData(chapter))
     wait_for(qtbot, lambda: not panel.jobs.busy(), "the study job to finish")
-    panel.quiz_count.setValue(2)
+    panel.quiz_count.setValue(n)
     panel.make_quiz()
     wait_for(qtbot, lambda: panel.generate_button.isEnabled(), "the quiz to be made")
+
+
+def test_quiz_without_a_model(qtbot, panel):
+    make_quiz(qtbot, panel, "2", 2)
     assert len(panel.questions) == 2
     q = panel.questions[0]
     panel.choice_buttons[list(q.choices).index(q.answer)].setChecked(True)
@@ -79,11 +84,7 @@ def test_quiz_without_a_model(qtbot, panel):
 def test_a_made_quiz_is_saved_and_can_be_taken_again_at_once(qtbot, panel):
     from core.study.quizgen import saved_quiz
     library, book = panel.library, panel.book_id()
-    panel.chapter.setCurrentIndex(panel.chapter.findData("2"))
-    wait_for(qtbot, lambda: not panel.jobs.busy(), "the study job to finish")
-    panel.quiz_count.setValue(2)
-    panel.make_quiz()
-    wait_for(qtbot, lambda: panel.generate_button.isEnabled(), "the quiz to be made")
+    make_quiz(qtbot, panel, "2", 2)
     made = [q.question for q in panel.questions]
     assert not panel.saved_button.isHidden() and panel.saved_button.text() == "Take the saved quiz (2)"
     panel.chapter.setCurrentIndex(panel.chapter.findData("1"))
@@ -99,11 +100,7 @@ def test_a_made_quiz_is_saved_and_can_be_taken_again_at_once(qtbot, panel):
 
 
 def test_the_chosen_chapter_and_a_quiz_in_progress_survive_a_visit_to_the_chat_and_a_restart(qtbot, panel):
-    panel.chapter.setCurrentIndex(panel.chapter.findData("2"))
-    wait_for(qtbot, lambda: not panel.jobs.busy(), "the study job to finish")
-    panel.quiz_count.setValue(2)
-    panel.make_quiz()
-    wait_for(qtbot, lambda: panel.generate_button.isEnabled(), "the quiz to be made")
+    make_quiz(qtbot, panel, "2", 2)
     panel.next_question()
     asked = list(panel.questions)
     panel.reload()  # what showing the Study tab again does
