@@ -254,7 +254,9 @@ class StudyPanel(QuizActions, QWidget):
         self.feedback.setHtml("<i>Checking your answer against the book…</i>")
 
         def work(_progress):
-            model = None if exercise.kind.generated else self._chat_model()
+            from core.study.drills import by_meaning
+            # the model explains the book's own exercises and judges a definition in the student's own words
+            model = self._chat_model() if by_meaning(exercise) or not exercise.kind.generated else None
             fb = feedback(self.library, exercise, text, model=model)
             self.library.record_attempt(exercise.source.book_id, "practice", exercise.id,
                                         exercise.source.section_id, fb.score)

@@ -18,6 +18,7 @@ from core.study.guide import chapter_guide, format_guide
 from core.study.lesson import book_chapters, chapter_lesson, merge_lessons
 from core.study.practice import exercises_like, feedback, find_exercise, find_exercises
 from core.study.progress import heat, section_progress
+from core.study.drills import by_meaning
 from core.study.quizgen import lesson_quiz, save_quiz, saved_quiz
 from core.study.schedule import Rating, new_schedule, now_iso, review
 
@@ -147,7 +148,7 @@ def cmd_practice(lib, args: argparse.Namespace) -> int:
         if not (args.answer is not None and args.exercise):
             raise LanternError("Give both --exercise LABEL and --answer TEXT.")
         exercise = _find_item(lib, book.id, exercises, args.exercise)
-        model = _open_model(args) if not exercise.kind.generated else None
+        model = _open_model(args) if by_meaning(exercise) or not exercise.kind.generated else None
         try:
             fb = feedback(lib, exercise, args.answer, model=model)
         finally:

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 
 from core.models import Citation
 from core.study.checking import check_answer
+from core.study.grading import grade
 from core.study.lesson import ChapterLesson
 from core.study.models import Exercise, ExerciseKind, Feedback, SourceRef, Verdict
 from core.study.prose import narrative, split_sentences
@@ -156,21 +157,51 @@ def check_drill(exercise: Exercise, student: str) -> tuple[Verdict, float]:
     return verdict, round(share, 3)
 
 
+_ASKED = re.compile(r"^(?:What (?:is|are|does) (?:an? )?|Define “)(?P<term>.+?)(?:\?| do\?|” as the book does\.)")
+
+
+def _term(question: str) -> str:
+    """The term a made question asks about ("folkways" in "What are folkways?")."""
+    m = _ASKED.match(question.split(" Answer as")[0].strip())
+    return m.group("term") if m else ""
+
+
 def _citation(ref: SourceRef, quote: str) -> Citation:
     return Citation(n=1, chunk_id=ref.chunk_id, book_id=ref.book_id, chapter=ref.chapter, section=ref.section,
                     section_title=ref.section_title, page_start=ref.page_start, page_end=ref.page_start,
                     printed_page=ref.printed_page, quote=quote, label=ref.label)
 
 
-def drill_feedback(exercise: Exercise, student: str) -> Feedback:
-    """Feedback on a generated item: the verdict against the book's answer and that answer, with its page."""
-    verdict, score = check_drill(exercise, student)
+def by_meaning(exercise: Exercise) -> bool:
+    """Is this an item whose answer is a sentence of the book in the student's own words (a definition,
+    a rule), so that it is graded by meaning (``core.study.grading``) rather than by shared words?"""
+    return exercise.kind is ExerciseKind.SHORT_ANSWER and "_____" not in exercise.text and bool(exercise.answer)
+
+
+def drill_feedback(exercise: Exercise, student: str, *, encode=None, siblings=(), model=None) -> Feedback:
+    """Feedback on a generated item: the verdict against the book's answer and that answer, with its page.
+
+    With ``encode`` (the embedding model), a definition or rule in the student's own words is graded by
+    meaning against the book's sentence and ``siblings`` ((term, definition) of the chapter's other
+    concepts), with the chat ``model``'s judgement when there is one (``core.study.grading.grade``); a wrong or
+    partial answer says why: the opposite, another concept, or the words it misses."""
+    why = ""
+    if encode is not None and by_meaning(exercise) and student.strip():
+        graded = grade(exercise.answer or "", student, term=_term(exercise.text), siblings=siblings, encode=encode,
+                       model=model)
+        verdict, score = graded.verdict, graded.score
+        why = " ".join(filter(None, [graded.reason, ("Missing: " + ", ".join(graded.missing) + ".")
+                                     if graded.missing and verdict is not Verdict.CORRECT else ""]))
+    else:
+        verdict, score = check_drill(exercise, student)
     ref = exercise.answer_source or exercise.source
     page = ref.printed_page or str(ref.page_start)
     head = {Verdict.CORRECT: "Right: your answer agrees with the book.",
             Verdict.PARTLY: "Partly right; compare with the book.",
             Verdict.INCORRECT: "Not quite; here is what the book says.",
             Verdict.UNCHECKED: "Compare your answer with the book."}[verdict]
+    if why:
+        head = f"{head} {why}"
     answer = exercise.answer or ""
     where = f"{ref.label}" if ref.section_title else f"p. {page}"
     text = f"{head}\nThe book ({where}): {answer} [1]"

@@ -17,8 +17,10 @@ from collections.abc import Sequence
 from core.errors import LanternError
 from core.models import Chunk, ChunkRole, Citation
 from core.study.checking import check_answer
-from core.study.drills import drill_feedback
+from core.study.drills import by_meaning, drill_feedback
+from core.study.lesson import chapter_lesson
 from core.study.models import Exercise, ExerciseKind, Feedback, SourceRef, Verdict
+from core.study.statements import StatementKind
 from core.study.text import Run, content_words, is_prose, normalize, sentences, stitch
 
 log = logging.getLogger(__name__)
@@ -246,7 +248,10 @@ def feedback(lib, exercise: Exercise, student_answer: str, *, model=None, k: int
     """Feedback on ``student_answer``: checked against the book's key when it has one, explained from
     the exercise's section with citations.  ``model``: a ``core.llm.model.LocalModel`` (or None: extractive)."""
     if exercise.kind.generated:  # made from the text: checked against the book's own sentence or output
-        return drill_feedback(exercise, student_answer)
+        if not by_meaning(exercise):
+            return drill_feedback(exercise, student_answer)
+        return drill_feedback(exercise, student_answer, encode=lib.embedder.encode,
+                              siblings=chapter_definitions(lib, exercise.source), model=model)
     verdict, score = (check_answer(exercise.answer, student_answer) if exercise.answer
                       else (Verdict.UNCHECKED, None))
     chunks = grounding(lib, exercise, k)
@@ -271,6 +276,20 @@ def feedback(lib, exercise: Exercise, student_answer: str, *, model=None, k: int
         lines.append(f"The book's answer: {' '.join(exercise.answer.split())}")
     lines += [f"{c.quote} [{c.n}]" for c in citations if c.quote]
     return Feedback(exercise.id, verdict, "\n".join(lines), citations, exercise.answer, True, score)
+
+
+def chapter_definitions(lib, ref: SourceRef) -> list[tuple[str, str]]:
+    """(term, definition) of every concept the chapter defines: the siblings a student may confuse."""
+    if not ref.chapter:
+        return []
+    lesson = chapter_lesson(lib, ref.book_id, ref.chapter)
+    seen: set[str] = set()
+    out = []
+    for s in (*lesson.glossary, *lesson.by_kind(StatementKind.DEFINITION)):
+        if s.term and s.term.lower() not in seen:
+            seen.add(s.term.lower())
+            out.append((s.term, s.text))
+    return out
 
 
 def _model_feedback(model, exercise: Exercise, student_answer: str, chunks: Sequence[Chunk],

@@ -44,3 +44,28 @@ def test_cli_practice_on_a_book_without_exercises(manual, capsys):
                  "--json"]) == 0
     fb = json.loads(capsys.readouterr().out)
     assert fb["verdict"] == "correct" and fb["citations"][0]["printed_page"]
+
+
+def test_a_definition_in_the_students_words_is_graded_by_meaning_and_a_miss_says_why():
+    from core.study.models import Exercise, SourceRef
+    from tests.core.study.conftest import ScriptedJsonModel
+    from tests.fakes import HashingEmbedder
+    ref = SourceRef(7, "b00k", "3", "3.2", "Norms", 3, "iii", 4)
+    folkways = "Folkways are norms that direct appropriate behavior in the day-to-day practices of a culture."
+    mores = "Mores are norms that embody the moral views and principles of a group."
+    item = Exercise("7:3.Q1", None, "3.Q1", "What are folkways?", ExerciseKind.SHORT_ANSWER, ref, folkways, ref)
+    siblings = [("folkways", folkways), ("mores", mores)]
+    encode = HashingEmbedder().encode
+    judge = ScriptedJsonModel([{"same_meaning": True}])
+    right = drill_feedback(item, "everyday norms for how to behave in a culture", encode=encode, siblings=siblings,
+                           model=judge)
+    assert right.verdict is Verdict.CORRECT and len(judge.prompts) == 1  # the model judged it
+    other = drill_feedback(item, "norms that embody the moral views and principles of a group", encode=encode,
+                           siblings=siblings, model=ScriptedJsonModel([{"same_meaning": False}]))
+    assert other.verdict is Verdict.INCORRECT and "describes mores, not folkways" in other.text
+    alone = drill_feedback(item, "norms that embody the moral views and principles of a group", encode=encode,
+                           siblings=siblings)  # no model: graded by meaning alone
+    assert alone.verdict is Verdict.INCORRECT and "describes mores" in alone.text
+    missed = drill_feedback(item, "norms of a culture", encode=encode, siblings=siblings,
+                            model=ScriptedJsonModel([{"same_meaning": False}]))
+    assert missed.verdict in (Verdict.PARTLY, Verdict.INCORRECT) and "Missing:" in missed.text
