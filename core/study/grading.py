@@ -10,7 +10,7 @@ without a threshold:
    (folkways / mores / taboos).  If another one is nearer, the answer describes that concept: wrong, and the
    feedback names it.  Nearest-neighbour needs no threshold.
 3. **Enough of the meaning.** The answer must be about as close to the book's answer as a paraphrase is:
-   ``MEANING_FLOOR`` (a cosine chosen leave one book out on ``benchmarks/data/grading``, see
+   ``MEANING_FLOOR`` (a cosine chosen on ``benchmarks/data/grading``, reported leave one book out by
    ``benchmarks/grading.py``); below it the answer is "partly right" and the feedback lists the book's
    words it is missing.
 
@@ -27,9 +27,10 @@ import numpy as np
 from core.study.models import Verdict
 from core.study.text import content_words
 
-MEANING_FLOOR = 0.55
-"""Cosine (all-MiniLM-L6-v2) between an answer and the book's answer above which the meaning is there
-(chosen leave one book out: ``benchmarks/grading.py --fit``)."""
+MEANING_FLOOR = 0.375
+"""Cosine (all-MiniLM-L6-v2) between an answer and the book's answer from which the meaning is there: chosen on
+all five dev books of ``benchmarks/data/grading`` (``benchmarks/grading.py``, which reports each book with the
+floor chosen on the other four: 0.375 for four of them, 0.6 for Rust)."""
 
 _DIRECTIONS = {
     "up": "increase increases increased increasing rise rises rising raise raises grow grows growing higher more "
