@@ -10,7 +10,9 @@ only when the cited evidence *carries* the sentence (``not_carried``):
 * its direction words (increase/decrease, more/less, before/after …) are the evidence's;
 * most of the content words it adds to the question's are the evidence's (and, when it adds none, most of
   its own words are: a restated question is not carried by an unrelated sentence);
-* a definition it states is of a term the evidence is about.
+* a definition it states is of a term the evidence is about;
+* a claim about X rests only on what an "In contrast to X, …"/"Unlike X, …" sentence says of X, not on its
+  main clause about something else.
 
 A sentence that fails is kept, shown greyed as not found in the book, and cites nothing: a chip must
 never show a sentence that does not state its claim.  If another evidence sentence does carry it, that
@@ -26,7 +28,7 @@ import numpy as np
 
 from core.answer.attribution import (BEYOND_BOOK_LABEL, Attributed, Support, citation, is_connective, overlap,
                                      pasted_code, short_quote, stems)
-from core.answer.faithfulness import _numbers, definition_subject, negated, unsourced_names
+from core.answer.faithfulness import _numbers, definition_subject, leans_on_previous, negated, unsourced_names
 from core.models import Chunk, Citation, Source
 
 MAX_EVIDENCE_PER_SENTENCE = 3  # an uncited sentence may sum up this many evidence sentences
@@ -56,9 +58,43 @@ def directions(text: str) -> set[str]:
     return {_FAMILY[w] for w in _WORD.findall(text.lower()) if w in _FAMILY}
 
 
+# "In contrast to X, …", "Unlike X, …": the sentence is about something else; what it says of X is in this phrase.
+_CONTRAST = re.compile(r"^\s*(?:in contrast (?:to|with)|unlike|as opposed to|compared (?:to|with)|rather than)\s+"
+                       r"(?P<phrase>[^,;]+(?:,[^,;]*?\bin which\b[^,;]*)?),", re.I)
+
+
+def about_the_contrasted(sentence: str, evidence: Sequence[str], question: str = "") -> list[str]:
+    """The evidence as it speaks of the sentence's subject: an evidence sentence that opens by contrasting
+    that subject with another ("In contrast to classical and operant conditioning, in which learning occurs
+    only through direct experience, observational learning is …") is cut to its contrast phrase, since its
+    main clause is about the other thing.  The subject is the sentence's own, or, for "It …"/"This …", the
+    question's."""
+    head = stems(question) if leans_on_previous(sentence) else _head(sentence)
+    out = []
+    for e in evidence:
+        m = _CONTRAST.match(e)
+        if m:
+            phrase, main = stems(m.group("phrase")), stems(e[m.end():])
+            if head & (phrase - main) and not head & (main - phrase):
+                e = m.group(0)
+        out.append(e)
+    return out
+
+
+def _head(sentence: str, words: int = 3) -> frozenset[str]:
+    """The stems of a sentence's first few content words: what it is about."""
+    found: list[str] = []
+    for w in _WORD.findall(sentence.lower()):
+        found += [x for x in stems(w) if x not in found]
+        if len(found) >= words:
+            break
+    return frozenset(found[:words])
+
+
 def not_carried(sentence: str, evidence: Sequence[str], question: str = "") -> str | None:
     """Why the ``evidence`` sentences do not carry ``sentence`` ("number", "name", "negation", "direction",
     "subject", "content", "echo"), or None when they do."""
+    evidence = about_the_contrasted(sentence, evidence, question)
     joined = " ".join(evidence)
     if _numbers(sentence) - _numbers(joined) - _numbers(question):
         return "number"

@@ -45,6 +45,21 @@ def test_a_restated_question_is_not_carried_by_an_unrelated_sentence():
                        question) is None
 
 
+def test_a_sentence_about_the_contrasted_concept_rests_on_the_contrast_phrase_only():
+    contrast = ("In contrast to classical and operant conditioning, in which learning occurs only through direct "
+                "experience, observational learning is the process of watching others and then imitating what they do.")
+    question = "What is operant conditioning?"
+    # the main clause is about observational learning: it does not carry a claim about operant conditioning
+    assert not_carried("It involves observing others and then imitating what they do.", [contrast], question)
+    assert not_carried("Operant conditioning involves watching others and then imitating what they do.",
+                       [contrast], question)
+    # what the book does say of operant conditioning, and claims about the main clause's subject, are carried
+    assert not_carried("In operant conditioning, learning occurs only through direct experience.", [contrast],
+                       question) is None
+    assert not_carried("Observational learning is watching others and then imitating what they do.", [contrast],
+                       "What is observational learning?") is None
+
+
 def test_ground_keeps_carried_citations_and_greys_the_rest():
     raw = ("Folkways are norms for casual interaction [1]. Mores embody a group's moral views [1]. "
            "Laud Humphreys studied obedience [2].")
