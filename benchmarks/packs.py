@@ -54,8 +54,8 @@ def load() -> str:
 
 
 def passages(lib: Library, book_id: str, questions) -> list:
-    return [[(h.chunk.text, h.chunk.page_start, h.chunk.section_title) for h in lib.find(q.question, 5, book_id=book_id)]
-            for q in questions]
+    return [[(h.chunk.text, h.chunk.page_start, h.chunk.section_title)
+             for h in lib.find(q.question, 5, book_id=book_id)] for q in questions]
 
 
 def study_items(lib: Library, book_id: str, chapters) -> tuple:
@@ -66,8 +66,9 @@ def study_items(lib: Library, book_id: str, chapters) -> tuple:
         cached = json.loads(lib.study_cache_get(book_id, lesson_key(ch)) or "{}")
         lessons.append(json.dumps(_without_ids(cached), sort_keys=True))
         run = saved_quiz(lib, book_id, ch)
-        quizzes.append([(q.question, q.choices, q.answer, q.evidence, q.source.page_start,
-                         lib.chunks([q.source.chunk_id])[q.source.chunk_id].text) for q in run.questions] if run else None)
+        quizzes.append(None if run is None else [
+            (q.question, q.choices, q.answer, q.evidence, q.source.page_start,
+             lib.chunks([q.source.chunk_id])[q.source.chunk_id].text) for q in run.questions])
     return cards, lessons, quizzes
 
 
@@ -89,7 +90,8 @@ def main() -> None:
     ap.add_argument("--libs", type=Path, default=Path("/work/libs"))
     ap.add_argument("--out", type=Path, default=Path("/tmp/lantern-packs"))
     ap.add_argument("--books", default=",".join(DEV_BOOKS))
-    ap.add_argument("--scratch", default="psychology-2e", help="books imported from their PDFs too ('all', or none: '')")
+    ap.add_argument("--scratch", default="psychology-2e",
+                    help="books imported from their PDFs too ('all', or none: '')")
     ap.add_argument("--questions", type=int, default=60)
     ap.add_argument("--json", type=Path)
     args = ap.parse_args()
@@ -134,7 +136,8 @@ def main() -> None:
                 save_quiz(teacher, ids[book], ch, lesson_quiz(lesson, 5))  # the book's own sentences (no model)
         all_ids = [ids[b] for b in books]
         summary, export_all = timed(lambda: teacher.export_pack(all_ids, args.out / "all.lantern"))
-        print(f"all {len(books)}: exported with study sets in {export_all:.1f} s, {summary.size / 1e6:.1f} MB", flush=True)
+        print(f"all {len(books)}: exported with study sets in {export_all:.1f} s, {summary.size / 1e6:.1f} MB",
+              flush=True)
         with Library(args.out / "student") as student:
             results, import_all = timed(lambda: student.import_pack(args.out / "all.lantern"))
             print(f"all {len(books)}: imported in {import_all:.1f} s; load {load()}", flush=True)
@@ -158,13 +161,15 @@ def main() -> None:
             print(f"{book}: from the PDF in {secs:.1f} s ({result.status.value}); load {load()}", flush=True)
 
     print(f"\nload average at end: {load()}\n")
-    print("| book | pages | PDF MB | pack MB | export s | import pack s | import PDF s | same passages | same study items |")
+    print("| book | pages | PDF MB | pack MB | export s | import pack s | import PDF s | same passages "
+          "| same study items |")
     print("|---|---|---|---|---|---|---|---|---|")
     for book, r in rows.items():
         print(f"| {book} | {r['pages']} | {r['pdf_mb']:.1f} | {r['pack_mb']:.1f} | {r['export_s']:.1f} | "
               f"{r['import_s']:.1f} | {r.get('scratch_s', float('nan')):.0f} | "
               f"{'yes' if r['same_passages'] else 'NO'} ({r['questions']} q) | "
-              f"{'yes' if r['same_study'] else 'NO'} ({r['cards']} cards, {r['lessons']} lessons, {r['quiz_items']} quiz items) |")
+              f"{'yes' if r['same_study'] else 'NO'} ({r['cards']} cards, {r['lessons']} lessons, "
+              f"{r['quiz_items']} quiz items) |")
     total_scratch = sum(r.get("scratch_s", 0) for r in rows.values()) if len(scratch) == len(books) else None
     print(f"| all {len(books)}, one pack with study sets | {sum(r['pages'] for r in rows.values())} | "
           f"{sum(r['pdf_mb'] for r in rows.values()):.1f} | {summary.size / 1e6:.1f} | {export_all:.1f} | "

@@ -341,7 +341,8 @@ def _vectors(pack: PackReader, book: PackBook, id_rows: Iterable[list[Any]], chu
     raw = pack.read(book_member(book.id, "vectors.f32"))
     old_ids = [_int(r[0], pack) for r in id_rows]
     if dim <= 0 or len(raw) != len(old_ids) * dim * 4 or len(old_ids) != book.vector_count:
-        raise CoursePackError(f"{pack.path.name} is damaged: the vectors of “{book.title}” do not match its chunks.")
+        raise CoursePackError(f"{pack.path.name} is damaged: the vectors of “{book.title}” do not match its "
+                              "chunks.")
     try:
         new_ids = [chunk_map[i] for i in old_ids]
     except KeyError:

@@ -101,11 +101,13 @@ class PackManifest:
             raise PackVersionError(f"This course pack was made by a newer Lantern (pack format {version}; this "
                                    f"Lantern reads format {FORMAT_VERSION}). Update Lantern to open it.")
         try:
-            books = tuple(PackBook(id=_book_id(b["id"]), title=str(b["title"]), file_name=str(b["file_name"]),
-                                   suffix=_suffix(b["suffix"]), tables=_tables(b["tables"]),
-                                   vector_count=int(b.get("vector_count", 0))) for b in data["books"])
-            members = tuple(Member(_member_name(m["name"]), int(m["size"]), _hex(m["sha256"]))
-                            for m in data["members"])
+            books = tuple(PackBook(id=_matching(b["id"], r"[0-9a-f]{16}", "book id"), title=str(b["title"]),
+                                   file_name=str(b["file_name"]),
+                                   suffix=_matching(b["suffix"], r"(\.[a-z0-9]{1,8})?", "file suffix"),
+                                   tables=_tables(b["tables"]), vector_count=int(b.get("vector_count", 0)))
+                          for b in data["books"])
+            members = tuple(Member(_member_name(m["name"]), int(m["size"]),
+                                   _matching(m["sha256"], r"[0-9a-f]{64}", "SHA-256")) for m in data["members"])
             embedding = data["embedding"]
             return cls(version, str(data["app_version"]), int(data["schema_version"]), str(data["chunker_version"]),
                        str(embedding["model"]), int(embedding["dimension"]), str(data["created_at"]),
@@ -125,27 +127,16 @@ def book_member(book_id: str, part: str) -> str:
     return f"books/{book_id}/{part}"
 
 
-def _book_id(value: Any) -> str:
-    if not isinstance(value, str) or not re.fullmatch(r"[0-9a-f]{16}", value):
-        raise ValueError(f"bad book id {value!r}")
-    return value
-
-
-def _suffix(value: Any) -> str:
-    if not isinstance(value, str) or not re.fullmatch(r"(\.[a-z0-9]{1,8})?", value):
-        raise ValueError(f"bad file suffix {value!r}")
+def _matching(value: Any, pattern: str, what: str) -> str:
+    """``value`` when it is a string that matches ``pattern`` whole (else ``ValueError`` naming ``what``)."""
+    if not isinstance(value, str) or not re.fullmatch(pattern, value):
+        raise ValueError(f"bad {what} {value!r}")
     return value
 
 
 def _member_name(value: Any) -> str:
     if not isinstance(value, str) or not _NAME.fullmatch(value):
         raise ValueError(f"a member named {value!r} is not allowed in a course pack")
-    return value
-
-
-def _hex(value: Any) -> str:
-    if not isinstance(value, str) or not re.fullmatch(r"[0-9a-f]{64}", value):
-        raise ValueError(f"bad SHA-256 {value!r}")
     return value
 
 
