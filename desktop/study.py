@@ -54,6 +54,7 @@ class StudyPanel(QuizActions, QWidget):
         self.due: list = []
         self.questions: list = []
         self.q_index = 0
+        self.answered: dict[int, bool] = {}
         self.guide_refs: list = []
         self.feedback_refs: list = []
         self._build()
@@ -129,7 +130,7 @@ class StudyPanel(QuizActions, QWidget):
             return
         if self.chapter_number():
             qsettings().setValue(f"study/chapter/{self.book_id()}", self.chapter_number())
-        self.questions, self.q_index = [], 0
+        self.questions, self.q_index, self.answered = [], 0, {}
         self._show_question()
         self.quiz_status.setText("")
         self.load_practice()

@@ -67,6 +67,7 @@ class QuizActions:
         self.cancel_button.setEnabled(False)
         self.quiz_progress.hide()
         self.questions, self.q_index = (list(run.questions) if run else []), 0
+        self.answered = {}  # question index -> right or not: the score and the review at the end
         if run is not None:
             self.quiz_status.setText(render.quiz_summary(run.questions, self.quiz_count.value(), run.seconds,
                                                          run.note))
@@ -79,8 +80,9 @@ class QuizActions:
     def _show_question(self) -> None:
         self.quiz_result.setText("")
         if self.q_index >= len(self.questions):
+            answered = [(self.questions[i], ok) for i, ok in sorted(self.answered.items())]
             self.question.setText("" if not self.questions else
-                                  "End of the quiz. Make another one, or review the chapter's cards.")
+                                  render.score_html(answered, len(self.questions)))
             for b in self.choice_buttons:
                 b.hide()
             return
@@ -98,6 +100,7 @@ class QuizActions:
             return None
         q = self.questions[self.q_index]
         ok = grade(q, q.choices[self.choice_group.checkedId()])
+        self.answered.setdefault(self.q_index, ok)  # the first answer counts
         self.quiz_result.setText(render.result_html(q, ok))
         self.library.record_attempt(q.source.book_id, "quiz", q.question[:200], q.source.section_id, float(ok))
         self.refresh_progress()

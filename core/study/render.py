@@ -78,6 +78,20 @@ def result_html(q: QuizQuestion, ok: bool) -> str:
     return f"{verdict}<br>The book: {proof}<br>{cite(q.source, 0)}"
 
 
+def score_html(answered: Sequence[tuple[QuizQuestion, bool]], total: int) -> str:
+    """The end of a quiz: the score, and each missed question with its answer, the book's sentence and page."""
+    right = sum(ok for _, ok in answered)
+    head = f"<b>Your score: {right} of {total}</b>"
+    if len(answered) < total:
+        head += f" ({total - len(answered)} not answered)"
+    missed = [q for q, ok in answered if not ok]
+    if not missed:
+        return head + (". All right." if answered else ".")
+    rows = "".join(f"<li>{html.escape(q.question)}<br>The answer: <b>{html.escape(q.answer)}</b>. The book: "
+                   f"<i>{html.escape(q.evidence)}</i> {cite(q.source)}</li>" for q in missed)
+    return f"{head}. To review:<ol>{rows}</ol>"
+
+
 def quiz_summary(questions: Sequence[QuizQuestion], asked: int, seconds: float, note: str) -> str:
     """"5 questions (3 multiple choice, 1 true/false, 1 code) in 42 s" or why fewer."""
     if not questions:

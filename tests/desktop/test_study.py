@@ -81,6 +81,21 @@ def test_quiz_without_a_model(qtbot, panel):
     assert "2/2" in panel.question.text()
 
 
+def test_the_end_of_a_quiz_gives_the_score_and_reviews_the_misses(qtbot, panel):
+    make_quiz(qtbot, panel, "2", 2)
+    first, second = panel.questions
+    panel.choice_buttons[list(first.choices).index(first.answer)].setChecked(True)
+    assert panel.submit_choice() is True
+    panel.next_question()
+    wrong = next(c for c in second.choices if c != second.answer)
+    panel.choice_buttons[list(second.choices).index(wrong)].setChecked(True)
+    assert panel.submit_choice() is False
+    panel.next_question()
+    end = panel.question.text()
+    assert "Your score: 1 of 2" in end and "To review" in end and second.answer in end
+    assert first.question not in end and second.source.label.split(",")[0] in end
+
+
 def test_a_made_quiz_is_saved_and_can_be_taken_again_at_once(qtbot, panel):
     from core.study.quizgen import saved_quiz
     library, book = panel.library, panel.book_id()

@@ -4,7 +4,7 @@ from __future__ import annotations
 from core.study.lesson import chapter_lesson
 from core.study.guide import build_guide
 from core.study.quizgen import lesson_quiz
-from core.study.render import guide_html, plural, practice_summary, quiz_summary
+from core.study.render import guide_html, plural, practice_summary, quiz_summary, score_html
 
 
 def test_counts_read_right():
@@ -25,3 +25,17 @@ def test_quiz_summary_and_guide_links(manual):
     assert empty.startswith("No questions: chapter 9 has one page of text.") and "Guide" in empty
     html, refs = guide_html(build_guide(book_id, "3", lib.study_chunks(book_id, chapter="3"), lesson))
     assert "href='practice:3." in html and "href='page:0'" in html and refs
+
+
+def test_the_score_reviews_each_miss_with_the_books_sentence_and_page():
+    from core.study.models import QuestionType, QuizQuestion, SourceRef
+    ref = SourceRef(3, "b", "3", "3.2", "Norms", 7, "65")
+    q1 = QuizQuestion("What are folkways?", ("a", "b"), "everyday norms", ref, "", "Folkways are everyday norms.",
+                      QuestionType.MULTIPLE_CHOICE)
+    q2 = QuizQuestion("What are mores?", ("a", "b"), "moral norms", ref, "", "Mores are moral norms.",
+                      QuestionType.MULTIPLE_CHOICE)
+    assert score_html([(q1, True), (q2, True)], 2) == "<b>Your score: 2 of 2</b>. All right."
+    review = score_html([(q1, True), (q2, False)], 3)
+    assert review.startswith("<b>Your score: 1 of 3</b> (1 not answered). To review:")
+    assert "moral norms" in review and "Mores are moral norms." in review and "3.2 Norms, p. 65" in review
+    assert "What are folkways?" not in review
