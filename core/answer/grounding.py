@@ -30,32 +30,17 @@ from core.answer.attribution import (BEYOND_BOOK_LABEL, Attributed, Support, cit
                                      pasted_code, short_quote, stems)
 from core.answer.faithfulness import _numbers, definition_subject, leans_on_previous, negated, unsourced_names
 from core.models import Chunk, Citation, Source
+from core.retrieval.directions import directions
 
 MAX_EVIDENCE_PER_SENTENCE = 3  # an uncited sentence may sum up this many evidence sentences
 CONTENT_SHARE = 0.5  # a majority of a sentence's content words must come from its evidence (or the question)
 
-# Words that give a claim its direction, in families: a sentence may only use a family its evidence uses.
-_DIRECTIONS = {
-    "up": "increase increases increased increasing rise rises rising rose raise raises raised grow grows growing "
-          "grew higher more greater larger bigger faster stronger longer gain gains gained above exceed exceeds",
-    "down": "decrease decreases decreased decreasing fall falls falling fell drop drops dropped dropping decline "
-            "declines declined lower less fewer smaller slower weaker shorter reduce reduces reduced reducing "
-            "below lose loses lost shrink shrinks",
-    "before": "before earlier prior precede precedes preceded first",
-    "after": "after later following follow follows followed then",
-}
-_FAMILY = {w: fam for fam, words in _DIRECTIONS.items() for w in words.split()}
 # Words a sentence uses to point at its source ("According to the evidence, the textbook states that …"): they
 # carry no claim, so they are not content the evidence must hold.
 _ABOUT_SOURCE = stems("according evidence textbook book text passage passages source sources states stated say "
                       "says said mention mentions mentioned explain explains explained describe describes described "
                       "note notes noted provided given sentence sentences chapter section")
 _WORD = re.compile(r"[a-z]+")
-
-
-def directions(text: str) -> set[str]:
-    """The direction families ("up", "down", "before", "after") a text's words belong to."""
-    return {_FAMILY[w] for w in _WORD.findall(text.lower()) if w in _FAMILY}
 
 
 # "In contrast to X, …", "Unlike X, …": the sentence is about something else; what it says of X is in this phrase.

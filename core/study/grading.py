@@ -18,29 +18,21 @@ Pure: ``encode(texts) -> unit vectors`` is passed in (the library's embedding mo
 """
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
+from core.retrieval.directions import directions
 from core.study.models import Verdict
 from core.study.text import content_words
+
+_UP_DOWN = {"up", "down"}  # before/after words are no polarity of a definition ("then" in a paraphrase)
 
 MEANING_FLOOR = 0.375
 """Cosine (all-MiniLM-L6-v2) between an answer and the book's answer from which the meaning is there: chosen on
 all five dev books of ``benchmarks/data/grading`` (``benchmarks/grading.py``, which reports each book with the
 floor chosen on the other four: 0.375 for four of them, 0.6 for Rust)."""
-
-_DIRECTIONS = {
-    "up": "increase increases increased increasing rise rises rising raise raises grow grows growing higher more "
-          "greater larger bigger faster stronger longer gain gains above",
-    "down": "decrease decreases decreased decreasing fall falls falling drop drops lower less fewer smaller slower "
-            "weaker shorter reduce reduces reduced below lose loses shrink shrinks",
-}
-_FAMILY = {w: fam for fam, words in _DIRECTIONS.items() for w in words.split()}
-_WORD = re.compile(r"[a-z']+")
-
 
 @dataclass(frozen=True)
 class Grade:
@@ -59,8 +51,7 @@ def polarity_conflict(key: str, answer: str) -> bool:
     A "not" alone decides nothing: students' own words are full of them ("stays the same no matter how much",
     "turns into a gas without melting"). On the grading set, a not-where-the-book-has-none rule caught 9 of the
     40 wrong answers and rejected 8 of the 40 right ones."""
-    fam_key = {_FAMILY[w] for w in _WORD.findall(key.lower()) if w in _FAMILY}
-    fam_ans = {_FAMILY[w] for w in _WORD.findall(answer.lower()) if w in _FAMILY}
+    fam_key, fam_ans = directions(key) & _UP_DOWN, directions(answer) & _UP_DOWN
     return bool(fam_ans) and bool(fam_key) and not (fam_ans & fam_key)
 
 

@@ -1,0 +1,26 @@
+"""Words that give a claim its direction, in families (increase/decrease, before/after).
+
+Shared by the answer's grounding (``core.answer.grounding``: a sentence may only use a family its evidence
+uses) and the study grader (``core.study.grading``: an answer that moves the other way than the book says
+the opposite).  Below both layers, so each uses the one list.
+"""
+from __future__ import annotations
+
+import re
+
+_DIRECTIONS = {
+    "up": "increase increases increased increasing rise rises rising rose raise raises raised grow grows growing "
+          "grew higher more greater larger bigger faster stronger longer gain gains gained above exceed exceeds",
+    "down": "decrease decreases decreased decreasing fall falls falling fell drop drops dropped dropping decline "
+            "declines declined lower less fewer smaller slower weaker shorter reduce reduces reduced reducing "
+            "below lose loses lost shrink shrinks",
+    "before": "before earlier prior precede precedes preceded first",
+    "after": "after later following follow follows followed then",
+}
+_FAMILY = {w: fam for fam, words in _DIRECTIONS.items() for w in words.split()}
+_WORD = re.compile(r"[a-z]+")
+
+
+def directions(text: str) -> set[str]:
+    """The direction families ("up", "down", "before", "after") a text's words belong to."""
+    return {_FAMILY[w] for w in _WORD.findall(text.lower()) if w in _FAMILY}
