@@ -46,6 +46,7 @@ log = logging.getLogger(__name__)
 BOOK_TABLES = ("books", "pages", "sections", "blocks", "chunks", "vectors")
 STUDY_TABLES = ("study_cards", "study_cache")
 PROGRESS_TABLES = ("study_reviews", "study_attempts", "conversations", "turns")
+_ALL_TABLES = set(BOOK_TABLES + STUDY_TABLES + PROGRESS_TABLES)
 _BINARY_PACKED = {".pdf", ".epub", ".zip", ".png", ".jpg", ".jpeg"}  # already compressed: stored as is
 
 
@@ -67,15 +68,14 @@ def _select(db, sql: str, params: Sequence[Any]) -> tuple[list[str], Iterator[li
 
 
 def _book_queries(book_id: str, with_study: bool, with_progress: bool) -> list[tuple[str, str, list[Any]]]:
-    """(table, SELECT, params) for every table of a book the pack holds, parents before children."""
+    """(table, SELECT, params) for every table of a book the pack holds, parents before children (the vectors
+    are written by ``_export_vectors``)."""
     b = [book_id]
     queries = [("books", "SELECT * FROM books WHERE id = ?", b),
                ("pages", "SELECT * FROM pages WHERE book_id = ? ORDER BY idx", b),
                ("sections", "SELECT * FROM sections WHERE book_id = ? ORDER BY ordinal", b),
                ("blocks", "SELECT * FROM blocks WHERE book_id = ? ORDER BY ordinal", b),
-               ("chunks", "SELECT * FROM chunks WHERE book_id = ? ORDER BY ordinal", b),
-               ("vectors", "SELECT v.chunk_id FROM vectors v JOIN chunks c ON c.id = v.chunk_id "
-                           "WHERE c.book_id = ? ORDER BY c.ordinal", b)]
+               ("chunks", "SELECT * FROM chunks WHERE book_id = ? ORDER BY ordinal", b)]
     if with_study:
         queries += [("study_cards", "SELECT * FROM study_cards WHERE book_id = ? ORDER BY id", b),
                     ("study_cache", "SELECT * FROM study_cache WHERE book_id = ? ORDER BY key", b)]
@@ -139,17 +139,22 @@ def _export_book(lib, db, writer: PackWriter, book: Book, with_study: bool, with
             found = _without_history(columns, found)
         tables[table] = columns
         writer.add_lines(book_member(book.id, f"{table}.jsonl"), found)
-    matrix = db.execute("SELECT v.vector FROM vectors v JOIN chunks c ON c.id = v.chunk_id WHERE c.book_id = ? "
-                        "ORDER BY c.ordinal", [book.id])
-    count = 0
-
-    def vectors() -> Iterator[bytes]:
-        nonlocal count
-        for (blob,) in matrix:
-            count += 1
-            yield blob
-    writer.add_blocks(book_member(book.id, "vectors.f32"), _batched(vectors()))
+    tables["vectors"], count = ["chunk_id"], _export_vectors(db, writer, book.id)
     return PackBook(book.id, book.title, book.file_name, suffix, tables, count)
+
+
+def _export_vectors(db, writer: PackWriter, book_id: str) -> int:
+    """The book's vectors in one pass: the float32 matrix streamed, then the chunk ids in its row order."""
+    ids: list[int] = []
+
+    def blobs() -> Iterator[bytes]:
+        for chunk_id, blob in db.execute("SELECT v.chunk_id, v.vector FROM vectors v JOIN chunks c ON c.id = "
+                                         "v.chunk_id WHERE c.book_id = ? ORDER BY c.ordinal", [book_id]):
+            ids.append(chunk_id)
+            yield blob
+    writer.add_blocks(book_member(book_id, "vectors.f32"), _batched(blobs()))
+    writer.add_lines(book_member(book_id, "vectors.jsonl"), ([i] for i in ids))
+    return len(ids)
 
 
 def _batched(blobs: Iterator[bytes], size: int = 1024) -> Iterator[bytes]:
@@ -220,13 +225,11 @@ def _check_versions(lib, pack: PackReader) -> None:
         if missing:
             raise CoursePackError(f"{pack.path.name} is incomplete: “{book.title}” has no {sorted(missing)[0]}.")
         for table, columns in book.tables.items():
-            known = store.table_columns(lib.reader, table) if table in _ALL_TABLES else None
-            if known is None or not set(columns) <= set(known):
+            known = {c.name for c in lib.reader[table].columns} if table in _ALL_TABLES else set()
+            if not known or not set(columns) <= known:
                 raise PackVersionError(f"{pack.path.name} holds data this Lantern does not know ({table}); it "
                                        "was made by a newer Lantern. Update Lantern to open it.")
 
-
-_ALL_TABLES = set(BOOK_TABLES + STUDY_TABLES + PROGRESS_TABLES)
 
 
 def _copy_files(lib, pack: PackReader, books: Sequence[PackBook], cancel: CancelFn | None) -> dict[str, Path]:
@@ -319,12 +322,11 @@ def _store_book(db, pack: PackReader, book: PackBook, same_vectors: bool,
 
 
 def _store_study(db, book: PackBook, rows, maps: _IdMaps, new_card_schedule: Callable[[], tuple[str, str]]) -> None:
-    columns, cards = rows("study_cards")
-    if columns and "study_reviews" not in book.tables:  # handed on without history: new cards here
+    fresh = {}
+    if "study_cards" in book.tables and "study_reviews" not in book.tables:  # handed on without history
         schedule, due = new_card_schedule()
-        cards = ([*r[:columns.index("schedule")], schedule, *r[columns.index("schedule") + 1:]] for r in cards)
-        cards = ([*r[:columns.index("due")], due, *r[columns.index("due") + 1:]] for r in cards)
-    maps.cards = _insert(db, "study_cards", columns, cards, drop=("id",),
+        fresh = {"schedule": schedule, "due": due}
+    maps.cards = _insert(db, "study_cards", *rows("study_cards"), drop=("id",), force=fresh,
                          remap={"chunk_id": maps.chunks, "section_id": maps.sections}, unknown_to_null=True)
     _insert(db, "study_cache", *rows("study_cache"), json_remap=maps)
     _insert(db, "study_reviews", *rows("study_reviews"), drop=("id",), remap={"card_id": maps.cards})

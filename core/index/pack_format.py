@@ -175,9 +175,6 @@ class PackWriter:
         with path.open("rb") as src:
             self._add(name, iter(lambda: src.read(_CHUNK), b""), stored)
 
-    def add_bytes(self, name: str, data: bytes, stored: bool = False) -> None:
-        self._add(name, iter([data]), stored)
-
     def add_blocks(self, name: str, blocks: Iterator[bytes]) -> None:
         """Bytes produced block by block (compressed)."""
         self._add(name, blocks, False)
@@ -228,14 +225,21 @@ class PackReader:
                 raise CoursePackError(f"{path.name} is not a Lantern course pack (it is not a zip file).") from None
             raise CoursePackError(f"{path.name} is not a complete course pack: the file is damaged or "
                                   f"truncated ({exc}).") from None
-        self._infos = {}
+        try:  # a pack refused here must not stay open (on Windows an open file cannot be moved or deleted)
+            self._infos = self._member_infos()
+            self.manifest = self._read_manifest()
+        except BaseException:
+            self.close()
+            raise
+
+    def _member_infos(self) -> dict[str, zipfile.ZipInfo]:
+        infos: dict[str, zipfile.ZipInfo] = {}
         for info in self._zip.infolist():
-            if not _NAME.fullmatch(info.filename) or info.filename in self._infos:
-                self.close()
-                raise CoursePackError(f"{path.name} is not a safe course pack: it holds a member named "
+            if not _NAME.fullmatch(info.filename) or info.filename in infos:
+                raise CoursePackError(f"{self.path.name} is not a safe course pack: it holds a member named "
                                       f"{info.filename!r}, which Lantern never writes. Nothing was imported.")
-            self._infos[info.filename] = info
-        self.manifest = self._read_manifest()
+            infos[info.filename] = info
+        return infos
 
     def _read_manifest(self) -> PackManifest:
         info = self._infos.get(MANIFEST)

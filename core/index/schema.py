@@ -232,11 +232,6 @@ def schema_version() -> int:
     return len(MIGRATIONS)
 
 
-def table_columns(db: sqlite_utils.Database, table: str) -> list[str]:
-    """A table's column names, in order (empty when the table does not exist)."""
-    return [r[1] for r in db.execute(f"PRAGMA table_info({table})")]
-
-
 def connect(path: Path) -> sqlite_utils.Database:
     """Open (creating if needed) the library database with WAL, foreign keys and migrations applied."""
     try:
