@@ -114,9 +114,7 @@ class ImportRow(QFrame):
 
     def finish(self, result: ImportResult) -> None:
         """Show the outcome: imported, already there, cancelled, or the readable error."""
-        self.finished = True
-        self.cancel_btn.hide()
-        self.bar.hide()
+        self._end()
         if result.status is ImportStatus.IMPORTED and result.book:
             b = result.book
             size = f"{b.page_count} pages" if b.paginated else f"{b.section_count} sections"
@@ -144,8 +142,13 @@ class ImportRow(QFrame):
                          + (" with its index" if len(added) == 1 else " with their index") + ", ready to ask")
         if already:
             parts.append("already in your library (left as they are): " + ", ".join(f"“{t}”" for t in already))
-        self.finish(ImportResult("", ImportStatus.DUPLICATE if not added else ImportStatus.IMPORTED))
+        self._end()
         self.stage.setText("; ".join(parts) + "." if parts else "The course pack holds no books.")
+
+    def _end(self) -> None:
+        self.finished = True
+        self.cancel_btn.hide()
+        self.bar.hide()
 
     def _cancel(self) -> None:
         self.cancel_btn.setEnabled(False)

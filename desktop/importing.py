@@ -72,18 +72,19 @@ class ImportActions:
 
     def choose_files(self) -> None:
         """File → Import (Ctrl+O): opens where books usually are, then where the last import came from."""
-        start = getattr(self, "_import_folder", None)
-        if start is None or not Path(start).is_dir():
-            start = import_start_folder()
-        paths, _ = QFileDialog.getOpenFileNames(self, "Import books", str(start), IMPORT_FILTER)
+        paths, _ = QFileDialog.getOpenFileNames(self, "Import books", str(self._dialog_folder()), IMPORT_FILTER)
         if paths:
             self._import_folder = Path(paths[0]).parent  # remembered for this session
         self.import_files(paths)
 
+    def _dialog_folder(self) -> Path:
+        """Where a file dialog opens: where the last import came from, else where books usually are."""
+        start = getattr(self, "_import_folder", None)
+        return Path(start) if start is not None and Path(start).is_dir() else import_start_folder()
+
     def choose_pack(self) -> None:
         """File → Open course pack…: a teacher's books with their index (and study sets), added in seconds."""
-        start = getattr(self, "_import_folder", None) or import_start_folder()
-        path, _ = QFileDialog.getOpenFileName(self, "Open course pack", str(start), PACK_FILTER)
+        path, _ = QFileDialog.getOpenFileName(self, "Open course pack", str(self._dialog_folder()), PACK_FILTER)
         if path:
             self._import_folder = Path(path).parent
             self.import_files([path])
@@ -99,7 +100,7 @@ class ImportActions:
         if dialog.exec() != ExportPackDialog.DialogCode.Accepted or not dialog.chosen():
             return
         first = self.library.book(dialog.chosen()[0])
-        target = pack_target(self, getattr(self, "_import_folder", None) or import_start_folder(), first.title)
+        target = pack_target(self, self._dialog_folder(), first.title)
         if target is not None:
             run_export(self, dialog.chosen(), target, dialog.study.isChecked(), dialog.progress.isChecked())
 
