@@ -70,7 +70,7 @@ def lesson_practice(lesson: ChapterLesson, limit: int = MAX_ITEMS) -> list[Exerc
     seen: set[str] = set()
     counters = {"Q": 0, "P": 0, "W": 0}
 
-    def add(tag: str, kind: ExerciseKind, text: str, answer: str, source: SourceRef) -> None:
+    def add(tag: str, kind: ExerciseKind, text: str, answer: str, source: SourceRef, term: str = "") -> None:
         key = loose(text)
         if key in seen:
             return
@@ -78,7 +78,7 @@ def lesson_practice(lesson: ChapterLesson, limit: int = MAX_ITEMS) -> list[Exerc
         counters[tag] += 1
         label = f"{lesson.chapter}.{tag}{counters[tag]}"
         made.append((source.section_id, Exercise(f"{source.chunk_id}:{label}", None, label, text, kind, source,
-                                                 answer, source)))
+                                                 answer, source, term)))
 
     for ex in lesson.examples:
         if len(ex.output) > 400:
@@ -102,7 +102,7 @@ def lesson_practice(lesson: ChapterLesson, limit: int = MAX_ITEMS) -> list[Exerc
             continue  # "The resulting explosion is called a supernova." does not say what a supernova is
         if s.term and loose(s.term) not in defined and (s in lesson.glossary or contains_answer(s.text, s.term)):
             defined.add(loose(s.term))
-            add("Q", ExerciseKind.SHORT_ANSWER, _question(s), s.text, s.source)
+            add("Q", ExerciseKind.SHORT_ANSWER, _question(s), s.text, s.source, s.term)
     for s in lesson.by_kind(StatementKind.RULE, StatementKind.FACT):
         if s.standalone and not narrative(s.text) and s.term and loose(s.term) not in defined and contains_answer(s.text, s.term) \
                 and len(s.text) <= 260:
@@ -157,15 +157,6 @@ def check_drill(exercise: Exercise, student: str) -> tuple[Verdict, float]:
     return verdict, round(share, 3)
 
 
-_ASKED = re.compile(r"^(?:What (?:is|are|does) (?:an? )?|Define “)(?P<term>.+?)(?:\?| do\?|” as the book does\.)")
-
-
-def _term(question: str) -> str:
-    """The term a made question asks about ("folkways" in "What are folkways?")."""
-    m = _ASKED.match(question.split(" Answer as")[0].strip())
-    return m.group("term") if m else ""
-
-
 def _citation(ref: SourceRef, quote: str) -> Citation:
     return Citation(n=1, chunk_id=ref.chunk_id, book_id=ref.book_id, chapter=ref.chapter, section=ref.section,
                     section_title=ref.section_title, page_start=ref.page_start, page_end=ref.page_start,
@@ -187,7 +178,7 @@ def drill_feedback(exercise: Exercise, student: str, *, encode=None, siblings=()
     partial answer says why: the opposite, another concept, or the words it misses."""
     why = ""
     if encode is not None and by_meaning(exercise) and student.strip():
-        graded = grade(exercise.answer or "", student, term=_term(exercise.text), siblings=siblings, encode=encode,
+        graded = grade(exercise.answer or "", student, term=exercise.term, siblings=siblings, encode=encode,
                        model=model)
         verdict, score = graded.verdict, graded.score
         why = " ".join(filter(None, [graded.reason, ("Missing: " + ", ".join(graded.missing) + ".")

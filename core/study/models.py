@@ -76,6 +76,7 @@ class Exercise:
     source: SourceRef
     answer: str | None = None
     answer_source: SourceRef | None = None
+    term: str = ""  # what an item made from a definition asks about ("folkways"); "" otherwise
 
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "number": self.number, "label": self.label, "kind": self.kind.value,

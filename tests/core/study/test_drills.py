@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 
 from core.cli.main import main
-from core.study.drills import check_drill, drill_feedback, lesson_practice
+from core.study.drills import by_meaning, check_drill, drill_feedback, lesson_practice
 from core.study.lesson import chapter_lesson
 from core.study.models import ExerciseKind, Verdict
 
@@ -16,6 +16,8 @@ def test_practice_from_a_manual_chapter(manual):
     kinds = {e.kind for e in items}
     assert ExerciseKind.SHORT_ANSWER in kinds and kinds & {ExerciseKind.PREDICT_OUTPUT, ExerciseKind.WORKED_EXAMPLE}
     assert len({e.label for e in items}) == len(items) and all(e.label.startswith("3.") for e in items)
+    defined = [e for e in items if by_meaning(e)]  # graded by meaning: each knows the term it asks about
+    assert defined and all(e.term and e.term.lower() in e.text.lower() for e in defined)
 
 
 def test_answers_are_checked_against_the_book():
@@ -53,7 +55,8 @@ def test_a_definition_in_the_students_words_is_graded_by_meaning_and_a_miss_says
     ref = SourceRef(7, "b00k", "3", "3.2", "Norms", 3, "iii", 4)
     folkways = "Folkways are norms that direct appropriate behavior in the day-to-day practices of a culture."
     mores = "Mores are norms that embody the moral views and principles of a group."
-    item = Exercise("7:3.Q1", None, "3.Q1", "What are folkways?", ExerciseKind.SHORT_ANSWER, ref, folkways, ref)
+    item = Exercise("7:3.Q1", None, "3.Q1", "What are folkways?", ExerciseKind.SHORT_ANSWER, ref, folkways, ref,
+                    term="folkways")
     siblings = [("folkways", folkways), ("mores", mores)]
     encode = HashingEmbedder().encode
     judge = ScriptedJsonModel([{"same_meaning": True}])
