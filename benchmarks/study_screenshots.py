@@ -4,8 +4,9 @@
         --chapter 5 --model qwen2.5-coder-1.5b --out docs
 
 Writes ``study-practice.png`` (a practice item made from the text, with feedback on an answer),
-``study-cards.png`` (a card with its back shown), ``study-quiz.png`` (a generated quiz, first question
-answered) and ``study-guide.png`` (the chapter guide).  Use a copy of the library: cards are stored.
+``study-cards.png`` (a card with its back shown), ``quiz-while-writing.png`` (the first quiz item answered
+while the model writes the others; ``study-quiz.png`` when the quiz was complete at once), ``quiz-score.png``
+(every item answered, some wrongly: the score and the review of the misses) and ``study-guide.png``.  Use a copy of the library: cards are stored.
 """
 from __future__ import annotations
 
@@ -23,6 +24,13 @@ from desktop.screenshots import grab, settle, wait_until  # noqa: E402
 from desktop.study import StudyPanel  # noqa: E402
 
 log = logging.getLogger("study_screenshots")
+
+
+def _answer(panel, right: bool) -> None:
+    q = panel.questions[panel.q_index]
+    pick = q.answer if right else next(c for c in q.choices if c != q.answer)
+    panel.choice_buttons[list(q.choices).index(pick)].setChecked(True)
+    panel.submit_choice()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -64,13 +72,21 @@ def main(argv: list[str] | None = None) -> int:
         grab(app, panel, out / "study-cards.png")
         panel.tabs.setCurrentIndex(2)
         panel.make_quiz()
-        wait_until(app, lambda: panel.generate_button.isEnabled(), timeout=900)
+        # no waiting: the first item is answered while the others are still being written
+        wait_until(app, lambda: bool(panel.questions) or panel.generate_button.isEnabled(), timeout=900)
         if panel.questions:
-            q = panel.questions[0]
-            panel.choice_buttons[list(q.choices).index(q.answer)].setChecked(True)
-            panel.submit_choice()
+            _answer(panel, right=True)
         settle(app, 300)
-        grab(app, panel, out / "study-quiz.png")
+        grab(app, panel, out / ("quiz-while-writing.png" if not panel.generate_button.isEnabled() else "study-quiz.png"))
+        while panel.q_index < len(panel.questions) - 1 or not panel.generate_button.isEnabled():
+            if panel.q_index < len(panel.questions) - 1:
+                panel.next_question()
+                _answer(panel, right=panel.q_index % 2 == 0)  # some wrong: the score reviews the misses
+            else:
+                settle(app, 500)
+        panel.next_question()
+        settle(app, 300)
+        grab(app, panel, out / "quiz-score.png")
         panel.tabs.setCurrentIndex(3)
         wait_until(app, lambda: bool(panel.guide_view.toPlainText()))
         grab(app, panel, out / "study-guide.png")

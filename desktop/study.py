@@ -40,6 +40,7 @@ class StudyPanel(QuizActions, QWidget):
 
     progressReady = Signal(str, object)
     pageRequested = Signal(object)
+    quizItemReady = Signal(object)  # a verified quiz item, from the study thread, while the rest are written
 
     def __init__(self, library, *, model_factory: Callable[[], Any] | None = None, parent: QWidget | None = None):
         super().__init__(parent)
@@ -81,6 +82,7 @@ class StudyPanel(QuizActions, QWidget):
         self.book.currentIndexChanged.connect(self._book_changed)
         self.chapter.currentIndexChanged.connect(self._chapter_changed)
         self.jobs.emitter.progressed.connect(self._progressed)
+        self.quizItemReady.connect(self._quiz_item_arrived)
 
     # -- book and chapter --------------------------------------------------------------------------
     def reload(self) -> None:

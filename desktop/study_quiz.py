@@ -1,12 +1,13 @@
 """The Study tab's quiz (a mixin of ``desktop.study.StudyPanel``): make a quiz on the study thread with
-progress and Cancel, or take the chapter's saved one at once; one question at a time, each answer checked
+progress and Cancel, answering each item as soon as it is verified while the rest are written
+(``quizItemReady``), or take the chapter's saved one at once; one question at a time, each answer checked
 against the book and recorded as progress.  Uses the panel's widgets (``desktop.study_tabs.quiz_tab``),
 ``jobs``, ``library`` and ``cancel_event``, on the GUI thread."""
 from __future__ import annotations
 
 from core.study import render
 from core.study.quiz import grade
-from core.study.quizgen import lesson_quiz, save_quiz, saved_quiz
+from core.study.quizgen import QUIZ_BUDGET_S, lesson_quiz, save_quiz, saved_quiz
 from desktop.errors import error_text
 
 
@@ -21,17 +22,38 @@ class QuizActions:
         self.quiz_progress.show()
         self.quiz_progress.setRange(0, 0)
         self.quiz_status.setText(f"Reading chapter {chapter}…")
+        self._show_quiz(None, making=True)  # items arrive one by one (``_quiz_item_arrived``)
 
         def work(progress):
             lesson = self._lesson(book, chapter, progress)
             model = self._chat_model()
             if model is not None:
                 progress(f"writing questions with {getattr(model, 'display_name', 'the model')}", 0, n)
-            run = lesson_quiz(lesson, n, model=model, progress=progress, cancel=self.cancel_event.is_set)
+            run = lesson_quiz(lesson, n, model=model, progress=progress, cancel=self.cancel_event.is_set,
+                              on_item=self.quizItemReady.emit, budget_s=QUIZ_BUDGET_S)
             if not self.cancel_event.is_set():
                 save_quiz(self.library, book, chapter, run)  # the student (or a course pack) can take it again
             return run
-        self.jobs.submit(work, self._show_quiz, self._quiz_failed)
+        self.jobs.submit(work, self._quiz_made, self._quiz_failed)
+
+    def _quiz_item_arrived(self, item) -> None:
+        """A verified item while the rest are written: the student can answer it now."""
+        if self.generate_button.isEnabled():
+            return  # made by a quiz that has ended (cancelled), not this one
+        self.questions.append(item)
+        if self.q_index == len(self.questions) - 1:  # the student is waiting for this one
+            self._show_question()
+
+    def _quiz_made(self, run) -> None:
+        """The quiz is complete: keep the student's place and answers, say what was made."""
+        self.generate_button.setEnabled(True)
+        self.cancel_button.setEnabled(False)
+        self.quiz_progress.hide()
+        self.questions = list(run.questions)
+        self.quiz_status.setText(render.quiz_summary(run.questions, self.quiz_count.value(), run.seconds, run.note))
+        if self.q_index >= len(self.questions):  # waiting for an item that will not come: the score
+            self._show_question()
+        self.update_saved_quiz()
 
     def update_saved_quiz(self) -> None:
         """Offer the chapter's saved quiz (one made here before, or a teacher's from a course pack)."""
@@ -62,23 +84,30 @@ class QuizActions:
         self._show_quiz(None)
         self.quiz_status.setText(f"No quiz: {error_text(exc)}")
 
-    def _show_quiz(self, run) -> None:
-        self.generate_button.setEnabled(True)
-        self.cancel_button.setEnabled(False)
-        self.quiz_progress.hide()
+    def _show_quiz(self, run, making: bool = False) -> None:
+        self.generate_button.setEnabled(making is False)
+        self.cancel_button.setEnabled(making)
+        self.quiz_progress.setVisible(making)
         self.questions, self.q_index = (list(run.questions) if run else []), 0
         self.answered = {}  # question index -> right or not: the score and the review at the end
         if run is not None:
             self.quiz_status.setText(render.quiz_summary(run.questions, self.quiz_count.value(), run.seconds,
                                                          run.note))
         self._show_question()
-        self.update_saved_quiz()
+        if not making:
+            self.update_saved_quiz()
 
     def _current_question_ref(self):
         return self.questions[self.q_index].source if self.q_index < len(self.questions) else None
 
     def _show_question(self) -> None:
         self.quiz_result.setText("")
+        if self.q_index >= len(self.questions) and not self.generate_button.isEnabled():
+            self.question.setText(f"Question {self.q_index + 1} is being written from the book…"
+                                  if self.questions else "The first question is being written from the book…")
+            for b in self.choice_buttons:
+                b.hide()
+            return
         if self.q_index >= len(self.questions):
             answered = [(self.questions[i], ok) for i, ok in sorted(self.answered.items())]
             self.question.setText("" if not self.questions else
@@ -87,7 +116,9 @@ class QuizActions:
                 b.hide()
             return
         q = self.questions[self.q_index]
-        self.question.setText(render.question_html(q, self.q_index + 1, len(self.questions)))
+        making = not self.generate_button.isEnabled()  # "2/5" while the other items are being written
+        total = max(len(self.questions), self.quiz_count.value()) if making else len(self.questions)
+        self.question.setText(render.question_html(q, self.q_index + 1, total))
         self.choice_group.setExclusive(False)
         for b, text in zip(self.choice_buttons, list(q.choices) + [""] * 4):
             b.setChecked(False)

@@ -42,10 +42,23 @@ def _cited_chunk(run_chunks: Sequence[Chunk], quote: str) -> Chunk | None:
     return None
 
 
-def _glossary_cards(chunks: Sequence[Chunk]) -> Iterable[Flashcard]:
+_LIST_HEADING = re.compile(r"(?im)^\s*(?:key terms|glossary|key concepts|terms to know|vocabulary)\s*$")
+
+
+def _glossary_lists(chunks: Sequence[Chunk]) -> Iterable[tuple[str, list[Chunk]]]:
+    """(text, chunks) of the book's term lists: the chunks the importer marked as glossary, and the lines
+    after a "Key Terms" (or "Glossary") heading in any other chunk (a list too short to be marked)."""
     for run in stitch([c for c in chunks if c.role is ChunkRole.GLOSSARY and is_prose(c)]):
-        members = [c for _, c in run.spans]
-        for m in _GLOSSARY_LINE.finditer(run.text):
+        yield run.text, [c for _, c in run.spans]
+    for c in chunks:
+        head = _LIST_HEADING.search(c.text) if c.role is not ChunkRole.GLOSSARY else None
+        if head:
+            yield c.text[head.end():], [c]
+
+
+def _glossary_cards(chunks: Sequence[Chunk]) -> Iterable[Flashcard]:
+    for text, members in _glossary_lists(chunks):
+        for m in _GLOSSARY_LINE.finditer(text):
             term = clean_term(m.group("term"))
             if len(term.split()) > 6 or term.lower() in {"note", "answer", "solution", "example"}:
                 continue

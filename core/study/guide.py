@@ -25,7 +25,7 @@ from core.study.text import is_prose, loose, normalize, sentences, stitch, suppo
 
 log = logging.getLogger(__name__)
 
-GUIDE_VERSION = 5
+GUIDE_VERSION = 6
 MAX_SUMMARY = 16
 MAX_TERMS = 40
 _BULLET = re.compile(r"^\s*(?:[-*•]|\d{1,2}[.)])\s+")
@@ -115,6 +115,13 @@ def build_guide(book_id: str, chapter: str, chunks: Sequence[Chunk], lesson: Cha
                                          tuple(GuideItem(p.text, p.source) for p in points),
                                          tuple(try_this.get(info.section_id, [])[:2])))
     terms, named = [], set()
+    glossary = {loose(g.term) for g in lesson.glossary}
+    for s in lesson.concepts:  # the chapter's key concepts first, most central first
+        if s.kind is StatementKind.DEFINITION and loose(s.term) not in named and len(terms) < MAX_TERMS \
+                and (loose(s.term) in glossary or s.standalone and line_problem(s.text) is None):
+            named.add(loose(s.term))
+            terms.append(GuideItem(f"{s.term}: {s.text}" if loose(s.term) in glossary else f"{s.term} — {s.text}",
+                                   s.source))
     for s in lesson.glossary:  # the book's own glossary lines, as printed ("term: definition")
         if loose(s.term) not in named and len(terms) < MAX_TERMS:
             named.add(loose(s.term))

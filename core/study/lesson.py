@@ -19,6 +19,7 @@ from typing import Any
 from core.errors import LanternError
 from core.models import BookId, Chunk, ChunkId, ChunkRole
 from core.study.cards import extract_cards
+from core.study.concepts import chapter_concepts, concept_kin
 from core.study.models import SourceRef
 from core.study.prose import standalone
 from core.study.examples import CodeExample, WorkedExample, code_examples, worked_examples
@@ -26,7 +27,7 @@ from core.study.statements import Statement, StatementKind, statements, term_ok,
 
 log = logging.getLogger(__name__)
 
-LESSON_VERSION = 9
+LESSON_VERSION = 11
 MIN_PAGES = 4  # a chapter this long is expected to give a full quiz, 8 cards and 5 practice items
 
 
@@ -54,6 +55,8 @@ class ChapterLesson:
     terms: tuple[str, ...]  # key terms worth asking about, best first
     glossary: tuple[Statement, ...] = ()  # the book's own "term: definition" lines and marked definitions
     worked: tuple[WorkedExample, ...] = ()  # worked examples with the result their solution ends with
+    concepts: tuple[Statement, ...] = ()  # key concepts, most central first (``core.study.concepts``)
+    kin: tuple[tuple[str, tuple[str, ...]], ...] = ()  # each defined concept's others, nearest in meaning first
 
     def by_kind(self, *kinds: StatementKind) -> list[Statement]:
         """Statements of these kinds, best score first."""
@@ -74,7 +77,8 @@ class ChapterLesson:
                 "sections": [s.__dict__ for s in self.sections],
                 "statements": [s.to_json() for s in self.statements],
                 "examples": [e.to_json() for e in self.examples], "terms": list(self.terms),
-                "glossary": [s.to_json() for s in self.glossary], "worked": [w.to_json() for w in self.worked]}
+                "glossary": [s.to_json() for s in self.glossary], "worked": [w.to_json() for w in self.worked],
+                "concepts": [s.to_json() for s in self.concepts], "kin": [[t, list(ts)] for t, ts in self.kin]}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> ChapterLesson:
@@ -93,7 +97,9 @@ class ChapterLesson:
                    tuple(CodeExample(e["code"], e["output"], e["intro"], ref(e["source"]), e["error"])
                          for e in data["examples"]),
                    tuple(data["terms"]), tuple(statement(s) for s in data.get("glossary", [])),
-                   tuple(WorkedExample(w["problem"], w["answer"], ref(w["source"])) for w in data.get("worked", [])))
+                   tuple(WorkedExample(w["problem"], w["answer"], ref(w["source"])) for w in data.get("worked", [])),
+                   tuple(statement(s) for s in data.get("concepts", [])),
+                   tuple((t, tuple(ts)) for t, ts in data.get("kin", [])))
 
 
 def text_pages(chunks: Sequence[Chunk]) -> int:
@@ -135,10 +141,13 @@ def _glossary(chunks: Sequence[Chunk]) -> tuple[Statement, ...]:
                  and not re.search(r"(?:\b\w|[=(,:;])$", card.back.strip()))  # cut: "... orbitals with l"
 
 
-def build_lesson(book_id: str, chapter: str, chunks: Sequence[Chunk], *,
+def build_lesson(book_id: str, chapter: str, chunks: Sequence[Chunk], *, book_chunks: Sequence[Chunk] = (),
+                 encode: Callable[[Sequence[str]], Any] | None = None,
                  progress: Callable[[str, int, int], None] | None = None,
                  cancel: Callable[[], bool] | None = None) -> ChapterLesson:
-    """The lesson of one chapter from its chunks (pure; see the module docstring)."""
+    """The lesson of one chapter from its chunks (pure; see the module docstring); ``book_chunks`` (the
+    whole book) lets it find the concepts the chapter owns in books that print no glossary; ``encode`` (the
+    library's embedder) orders each concept's siblings by meaning (``core.study.concepts.concept_kin``)."""
     if not chunks:
         raise LanternError(f"Chapter {chapter} has no text in this book.")
     if progress:
@@ -151,12 +160,14 @@ def build_lesson(book_id: str, chapter: str, chunks: Sequence[Chunk], *,
         progress("collecting key terms", 2, 3)
     glossary = _glossary(chunks)
     defined = [s.term for s in found if s.kind is StatementKind.DEFINITION and term_ok(s.term)]
-    terms = list(dict.fromkeys([g.term for g in glossary] + defined + term_pool(chunks)))
+    concepts = chapter_concepts(chunks, glossary, found, book_chunks)
+    terms = list(dict.fromkeys([c.term for c in concepts] + [g.term for g in glossary] + defined + term_pool(chunks)))
     title = next((c.chapter_title for c in chunks if c.chapter_title), f"Chapter {chapter}")
     if progress:
         progress("lesson ready", 3, 3)
     return ChapterLesson(book_id, chapter, title, text_pages(chunks), _sections(chunks), tuple(found),
-                         tuple(examples), tuple(terms[:200]), glossary, tuple(worked_examples(chunks)))
+                         tuple(examples), tuple(terms[:200]), glossary, tuple(worked_examples(chunks)),
+                         concepts, concept_kin(concepts, encode) if encode else ())
 
 
 def lesson_key(chapter: str) -> str:
@@ -176,7 +187,8 @@ def chapter_lesson(lib, book_id: str, chapter: str, *, refresh: bool = False,
             return ChapterLesson.from_json(json.loads(cached))
         except (KeyError, TypeError, ValueError) as exc:  # an older shape: rebuild
             log.info("lesson cache unreadable, rebuilding: %s", exc)
-    lesson = build_lesson(book.id, str(chapter), lib.study_chunks(book.id, chapter=str(chapter)), progress=progress,
+    lesson = build_lesson(book.id, str(chapter), lib.study_chunks(book.id, chapter=str(chapter)),
+                          book_chunks=lib.study_chunks(book.id), encode=lib.embedder.encode, progress=progress,
                           cancel=cancel)
     if not (cancel and cancel()):
         lib.study_cache_put(book.id, key, json.dumps(lesson.to_json(), ensure_ascii=False))
@@ -199,4 +211,6 @@ def merge_lessons(lessons: Sequence[ChapterLesson]) -> ChapterLesson:
                          sum(x.pages for x in lessons), tuple(s for x in lessons for s in x.sections),
                          tuple(s for x in lessons for s in x.statements), tuple(e for x in lessons for e in x.examples),
                          tuple(dict.fromkeys(t for x in lessons for t in x.terms)),
-                         tuple(g for x in lessons for g in x.glossary), tuple(w for x in lessons for w in x.worked))
+                         tuple(g for x in lessons for g in x.glossary), tuple(w for x in lessons for w in x.worked),
+                         tuple(sorted((c for x in lessons for c in x.concepts), key=lambda c: -c.score)),
+                         tuple(k for x in lessons for k in x.kin))

@@ -20,6 +20,7 @@ from core.study.text import contains_answer, loose
 
 
 MAX_LESSON_CARDS = 40
+MAX_CONCEPT_CARDS = 80  # a chapter with more key concepts than MAX_LESSON_CARDS still gets a card for each
 MIN_CARDS = 12  # below this, blanked sentences of the chapter fill up
 
 
@@ -58,11 +59,19 @@ def lesson_cards(lesson: ChapterLesson, limit: int = MAX_LESSON_CARDS) -> list[F
     cards: list[Flashcard] = []
     seen: set[str] = set()
 
-    def add(card: Flashcard) -> None:
-        if card.key not in seen and card.front and card.back and len(cards) < limit:
+    def add(card: Flashcard, concept: bool = False) -> None:
+        # every key concept gets its card (up to MAX_CONCEPT_CARDS); other cards only while under ``limit``
+        room = len(cards) < (max(limit, MAX_CONCEPT_CARDS) if concept else limit)
+        if card.key not in seen and card.front and card.back and room:
             seen.add(card.key)
             cards.append(card)
 
+    glossary = {loose_text(g.term) for g in lesson.glossary}
+    for c in lesson.concepts:  # the chapter's key concepts first, most central first (``core.study.concepts``)
+        if loose_text(c.term) in glossary:
+            add(Flashcard(c.term, c.text, c.context or c.text, CardOrigin.GLOSSARY, c.source), concept=True)
+        else:
+            add(Flashcard(_as_printed(c.term, c.text), c.text, c.text, CardOrigin.DEFINITION, c.source), concept=True)
     for g in lesson.glossary:
         add(Flashcard(g.term, g.text, g.context or g.text, CardOrigin.GLOSSARY, g.source))
     concepts = {loose_text(g.term) for g in lesson.glossary} | {loose_text(s.term) for s in lesson.statements

@@ -27,20 +27,23 @@ from core.study.text import contains_answer, content_words, loose, support
 
 log = logging.getLogger(__name__)
 
-def _is_ident(term: str) -> bool:
+def is_ident(term: str) -> bool:
+    """A code name ("sum()", "`mut`", "snake_case", "camelCase"), not a word of the prose."""
     return bool(re.search(r"[()`%_]|^[a-z]+[A-Z]", term))
 
 
 def _same_kind(term: str, pool: Sequence[str]) -> list[str]:
     """Terms of ``pool`` of the same sort as ``term`` (code identifiers vs. words)."""
-    want = _is_ident(term)
-    return [t for t in pool if _is_ident(t) == want]
+    want = is_ident(term)
+    return [t for t in pool if is_ident(t) == want]
 
 
 def fair_distractors(answer: str, offered: Sequence[str], statement: Statement, lesson: ChapterLesson,
-                     question: str, seed: int) -> list[str]:
-    """Three wrong answers: the model's, minus any printed in the sentence, overlapping the answer or
-    whose own sentence in the chapter answers the question; topped up with other terms of the chapter."""
+                     question: str, seed: int, siblings: Sequence[str] = ()) -> list[str]:
+    """Three wrong answers: the ``siblings`` (``core.study.concepts.sibling_concepts``), then those
+    ``offered`` (the model's, which must not share a word with the answer), minus any printed in the
+    sentence, overlapping the answer or whose own sentence in the chapter answers the question; a code
+    name is topped up with the chapter's other names of the same sort."""
     la, lq = loose(answer), f" {loose(question)} "
     sentence = f" {loose(statement.text)} {loose(statement.context)} "
     on_it = [f" {loose(s.text)} " for s in lesson.statements if on_topic(question, s.text)]
@@ -50,20 +53,25 @@ def fair_distractors(answer: str, offered: Sequence[str], statement: Statement, 
     seen = {la}
     key_stems, question_stems = _stems(answer), _stems(question)
 
-    def fits(d: str) -> bool:
+    def fits(d: str, sibling: bool = False) -> bool:
         ld = loose(d)
         return bool(ld) and ld not in seen and f" {ld} " not in sentence and f" {ld} " not in lq \
             and la not in ld and ld not in la and ld not in answers_it and len(d) <= 80 \
-            and not any(f" {ld} " in t for t in on_it) \
-            and not _stems(d) & (key_stems | question_stems)  # "star explosion" for "supernova explosion"
+            and not any(f" {ld} " in t for t in on_it) and not _stems(d) & question_stems \
+            and (sibling or not _stems(d) & key_stems)  # "star explosion" for "supernova explosion"
 
+    for d in siblings:  # "s orbital" for "p orbital": another concept the book defines, sharing words is the point
+        if fits(d, sibling=True) and len(out) < 3:
+            out.append(" ".join(d.split()))
+            seen.add(loose(d))
     for d in offered:
         if fits(d) and len(out) < 3:
             out.append(" ".join(d.split()))
             seen.add(loose(d))
-    spare = [t for t in _same_kind(answer, lesson.terms) if fits(t)][:25]  # defined terms come first
-    if len(out) + len(spare) < 3:  # too few of the same sort: any other term of the chapter
-        spare += [t for t in lesson.terms if fits(t) and t not in spare]
+    # a code name may be any other name of the same sort the chapter uses; a word answer gets only the
+    # sibling concepts it was offered (no "push", "pull" or "recent decades" for "friction")
+    pool = list(lesson.terms) if is_ident(answer) else []
+    spare = [t for t in _same_kind(answer, list(dict.fromkeys(pool))) if fits(t)][:25]
     random.Random(seed).shuffle(spare)
     words = len(answer.split())
     spare.sort(key=lambda t: abs(len(t.split()) - words))  # stable: shuffled within the same length

@@ -27,10 +27,11 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from core.errors import LanternError
+from core.study.concepts import sibling_concepts, swappable, term_forms
 from core.study.lesson import ChapterLesson
 from core.study.models import QuestionType, QuizQuestion
 from core.study.quiz import ANCHORED_SCHEMA, QuizRun, _choices, _NEGATED, asks_to_define, cloze, on_topic, verify_candidate
-from core.study.quizchecks import (QUIZ_SYSTEM, askable, clause_of, fair_distractors, false_ok, gives_away, perturbed_outputs,
+from core.study.quizchecks import (QUIZ_SYSTEM, askable, is_ident, clause_of, fair_distractors, false_ok, gives_away, perturbed_outputs,
                                    sentence_answers)
 from core.study.prose import line_problem
 from core.study.examples import CodeExample
@@ -45,6 +46,7 @@ FALSE_SCHEMA: dict[str, Any] = {
     "required": ["false_statement"],
 }
 _CHOICE_TF = ("True", "False")
+QUIZ_BUDGET_S = 45.0  # the app's model writes items this long; the book's own sentences fill up (a quiz <= 60 s)
 
 
 def _issue(reasons: dict[str, int], reason: str) -> None:
@@ -80,7 +82,8 @@ def mc_item(model, statement: Statement, lesson: ChapterLesson, seed: int, reaso
     if any(f" {loose(w)} " not in known for w in re.findall(r"(?<=\s)[A-Z][A-Za-z]{2,}\b", question)):
         _issue(reasons, "question names what the book does not")  # "What function in Python ..." (an R manual)
         return None
-    distractors = fair_distractors(term, offered, statement, lesson, question, seed)
+    distractors = fair_distractors(term, offered, statement, lesson, question, seed,
+                                   siblings=sibling_concepts(statement, lesson.concepts, seed, lesson.kin))
     v = verify_candidate(question, term, distractors, sentence, semantic=False)
     if not v.ok:
         _issue(reasons, v.reason)
@@ -105,13 +108,79 @@ def cloze_item(statement: Statement, lesson: ChapterLesson, seed: int, reasons: 
     if "_____" not in question:
         _issue(reasons, "term not in the sentence")
         return None
-    distractors = fair_distractors(term, (), statement, lesson, question, seed)
+    distractors = fair_distractors(term, (), statement, lesson, question, seed,
+                                   siblings=sibling_concepts(statement, lesson.concepts, seed, lesson.kin))
     v = verify_candidate(question, term, distractors, sentence, semantic=False)
     if not v.ok:
-        _issue(reasons, v.reason if v.reason != "bad distractors" else "too few other terms in the chapter")
+        _issue(reasons, v.reason if v.reason != "bad distractors" else "too few concepts of its kind in the chapter")
         return None
     return QuizQuestion(question, _choices(term, distractors, question), term, statement.source, statement.context,
                         sentence, QuestionType.CLOZE, "book sentence", verified="the book's own sentence")
+
+
+def concept_item(concept: Statement, lesson: ChapterLesson, seed: int, reasons: dict[str, int]
+                 ) -> QuizQuestion | None:
+    """A key concept asked without a model, at once: its sentence with the term blanked, or, for a glossary
+    line (which does not print its term), "Which term does the book define as …?"; the wrong answers
+    are the chapter's sibling concepts, each checked wrong by the book's sentence."""
+    if contains_answer(concept.text, concept.term):
+        return cloze_item(concept, lesson, seed, reasons)
+    question = f"Which term does the book define as “{concept.text.rstrip('.')}”?"
+    distractors = fair_distractors(concept.term, (), concept, lesson, question, seed,
+                                   siblings=sibling_concepts(concept, lesson.concepts, seed, lesson.kin))
+    line = _line(concept)
+    v = verify_candidate(question, concept.term, distractors, line, semantic=False)
+    if not v.ok:
+        _issue(reasons, v.reason if v.reason != "bad distractors" else "too few concepts of its kind in the chapter")
+        return None
+    return QuizQuestion(question, _choices(concept.term, distractors, question), concept.term, concept.source,
+                        concept.context, line, QuestionType.MULTIPLE_CHOICE,
+                        "book glossary", verified="the book's own definition")
+
+
+def _line(concept: Statement) -> str:
+    return re.sub(r"^\s*[-*•]\s*", "", concept.context or concept.text)  # the glossary line, not its bullet
+
+
+def _says(concept: Statement, definition_of: Statement) -> str:
+    """``concept`` stated with the definition of ``definition_of``: the glossary line's form, or the
+    defining sentence with its term replaced."""
+    if contains_answer(definition_of.text, definition_of.term):
+        def named(m: re.Match) -> str:  # "Friction is ..." at the start, "... is called friction" inside
+            term = concept.term
+            if m.start() > 0 and term[:1].isupper() and term[1:2].islower() and " " not in term.strip():
+                term = term[0].lower() + term[1:]
+            return term[0].upper() + term[1:] if m.start() == 0 else term
+        return re.sub(rf"(?i)(?<!\w){re.escape(definition_of.term)}(?!\w)", named, definition_of.text, count=1)
+    return f"The book defines “{concept.term}” as “{definition_of.text.rstrip('.')}”."
+
+
+def swap_item(concept: Statement, lesson: ChapterLesson, truth: bool, seed: int, reasons: dict[str, int]
+              ) -> QuizQuestion | None:
+    """True or false without a model: the concept with its own definition (true) or with the definition the
+    book gives another concept of the chapter, of the same kind where there is one (false).  The other
+    concept must be neither a kind of this one nor this one a kind of it, and neither definition may name
+    the other, so the book's two sentences settle it."""
+    if line_problem(concept.text) is not None and contains_answer(concept.text, concept.term):
+        _issue(reasons, "the concept's sentence is not whole")
+        return None
+    if not truth:
+        form = contains_answer(concept.text, concept.term)  # a sentence naming its term, or a glossary line
+        others = {c.term: c for c in lesson.concepts if c.kind is StatementKind.DEFINITION
+                  and contains_answer(c.text, c.term) == form and line_problem(c.text) is None}
+        order = [t for t in sibling_concepts(concept, lesson.concepts, seed, lesson.kin) if t in others]
+        order += [t for t, _ in sorted(((t, random.Random(seed + i).random()) for i, t in enumerate(others)),
+                                       key=lambda x: x[1]) if t not in order]
+        other = next((others[t] for t in order if swappable(concept, others[t])), None)
+        if other is None:
+            _issue(reasons, "no other defined concept to swap with")
+            return None
+        text, proof = _says(concept, other), f"{_line(concept)} — and of “{other.term}”: {_line(other)}"
+    else:
+        text, proof = _says(concept, concept), _line(concept)
+    return QuizQuestion(f"True or false: “{text.rstrip('.')}.”", _CHOICE_TF, "True" if truth else "False",
+                        concept.source, concept.context, proof, QuestionType.TRUE_FALSE, "book glossary",
+                        verified="the book's own definitions")
 
 
 def tf_item(model, statement: Statement, lesson: ChapterLesson, truth: bool, reasons: dict[str, int]
@@ -175,19 +244,32 @@ def _spread(statements: Sequence[Statement], rng: random.Random) -> list[Stateme
     return round_robin(by_section.values())
 
 
+def _concepts_first(pool: Sequence[Statement], lesson: ChapterLesson) -> list[Statement]:
+    """The pool with statements about the chapter's key concepts first, most central first (stable)."""
+    rank = {f: i for i, c in reversed(list(enumerate(lesson.concepts))) for f in term_forms(c.term)}
+    return sorted(pool, key=lambda s: min((rank.get(f, len(rank)) for f in term_forms(s.term)), default=len(rank)))
+
+
 def lesson_quiz(lesson: ChapterLesson, n: int, *, model=None, seed: int = 0,
                 progress: Callable[[str, int, int], None] | None = None,
-                cancel: Callable[[], bool] | None = None) -> QuizRun:
-    """Up to ``n`` verified questions on the chapter (see the module docstring); ``note`` says why fewer."""
+                cancel: Callable[[], bool] | None = None,
+                on_item: Callable[[QuizQuestion], None] | None = None,
+                budget_s: float | None = None) -> QuizRun:
+    """Up to ``n`` verified questions on the chapter (see the module docstring); ``note`` says why fewer.
+
+    No waiting: the first item is a key concept asked from the book's own sentence (no model), and each
+    item goes to ``on_item`` as soon as it is verified, so a student answers while the rest are written.
+    The model writes items while ``budget_s`` seconds last; the book's sentences fill up the rest."""
     started = time.monotonic()
     rng = random.Random(seed)
     reasons: dict[str, int] = {}
     kept: list[QuizQuestion] = []
     used_terms: set[str] = set()
+    shown: list[str] = []  # the sentences the kept items rest on
     attempted = 0
     code_quota = min(len(lesson.examples), max(1, n // 4)) if n >= 2 else 0
     tf_quota = max(1, n // 5) if n >= 3 and model is not None else 0
-    pool = _spread(askable(lesson), rng)
+    pool = _concepts_first(_spread(askable(lesson), rng), lesson)
     spare = _spread([s for s in askable(lesson, strict=False) if s not in pool], rng)
     examples = list(lesson.examples)
     rng.shuffle(examples)
@@ -196,47 +278,87 @@ def lesson_quiz(lesson: ChapterLesson, n: int, *, model=None, seed: int = 0,
         if progress:
             progress(stage, len(kept), n)
 
+    def keep(item: QuizQuestion, *keys: str) -> None:
+        kept.append(item)
+        used_terms.update(loose(k) for k in (*keys, item.answer))
+        shown.append(loose(item.evidence))
+        if on_item:
+            on_item(item)
+
+    def fresh(s: Statement) -> bool:
+        """Neither its term nor its sentence has been asked yet."""
+        text = loose(s.text)
+        return not ({loose(s.term), text, loose(s.context)} & used_terms
+                    or any(text in e or e in text for e in shown if e))
+
+    def model_time() -> bool:
+        return model is not None and (budget_s is None or time.monotonic() - started < budget_s)
+
+    def instant(c: Statement) -> QuizQuestion | None:
+        """A concept asked from the book's words alone: choices among its siblings, or (too few of its
+        kind) true or false with its own or another concept's definition."""
+        nonlocal attempted
+        attempted += 1
+        return concept_item(c, lesson, seed + attempted, reasons) or (
+            swap_item(c, lesson, rng.random() < 0.4, seed + attempted, reasons)
+            if c.kind is StatementKind.DEFINITION else None)
+
+    def stop() -> bool:
+        return len(kept) >= n or bool(cancel and cancel())
+
+    for c in lesson.concepts[:12]:  # the first item at once: the most central concept the book's words can ask
+        if stop():
+            break
+        item = instant(c)
+        if item:
+            keep(item, c.term, c.text)
+            break
     for ex in examples:
-        if sum(q.type is QuestionType.CODE_OUTPUT for q in kept) >= code_quota or len(kept) >= n:
+        if sum(q.type is QuestionType.CODE_OUTPUT for q in kept) >= code_quota or stop():
             break
         attempted += 1
         item = code_item(ex, lesson, seed + attempted, reasons)
         if item:
-            kept.append(item)
+            keep(item)
     tick("code examples")
     tf_pool = [s for s in pool if s.standalone and s.kind is StatementKind.DEFINITION and s not in lesson.glossary
-               and line_problem(s.text) is None]
-    for i, s in enumerate(tf_pool[:tf_quota * 3]):
-        if sum(q.type is QuestionType.TRUE_FALSE for q in kept) >= tf_quota or (cancel and cancel()):
+               and line_problem(s.text) is None and fresh(s)]
+    for s in tf_pool[:tf_quota * 3]:
+        if sum(q.type is QuestionType.TRUE_FALSE for q in kept) >= tf_quota or stop() or not model_time():
             break
         tick("writing a true/false item")
         attempted += 1
-        item = tf_item(model, s, lesson, truth=model is None or rng.random() < 0.4, reasons=reasons)
+        item = tf_item(model, s, lesson, truth=rng.random() < 0.4, reasons=reasons)
         if item:
-            kept.append(item)
-            used_terms.add(loose(s.text))
+            keep(item, s.text)
     budget = 2 * n if model is not None else 0
     for s in pool:  # the model writes the questions while its budget lasts ...
-        if len(kept) >= n or budget <= 0 or (cancel and cancel()):
+        if stop() or budget <= 0 or not model_time():
             break
-        if {loose(s.term), loose(s.text), loose(s.context)} & used_terms:
+        if not fresh(s):
             continue
         budget -= 1
         attempted += 1
         tick("writing a question")
         item = mc_item(model, s, lesson, seed + attempted, reasons)
         if item:
-            kept.append(item)
-            used_terms.update({loose(s.term), loose(s.text), loose(s.context)})
-    for s in pool + spare:  # ... then the book's own sentences as clozes fill up
-        if len(kept) >= n or (cancel and cancel()):
+            keep(item, s.term, s.text, s.context)
+    for c in lesson.concepts:  # ... then the key concepts in the book's own words ...
+        if stop():
             break
-        if loose(s.term) in used_terms or loose(s.text) in used_terms:
+        if fresh(c):
+            item = instant(c)
+            if item:
+                keep(item, c.term, c.text)
+    defined = {f for c in lesson.concepts if c.kind is StatementKind.DEFINITION for f in term_forms(c.term)}
+    for s in pool + spare:  # ... and the book's other sentences about a defined concept or a code name fill up
+        if stop():
+            break
+        if not fresh(s) or not (term_forms(s.term) & defined or is_ident(s.term)):
             continue
         item = cloze_item(s, lesson, seed + attempted, reasons)
         if item:
-            kept.append(item)
-            used_terms.update({loose(s.term), loose(s.text)})
+            keep(item, s.term, s.text)
     tick("done")
     cancelled = bool(cancel and cancel())
     return QuizRun(tuple(kept), attempted, tuple(sorted(reasons.items())),

@@ -63,6 +63,25 @@ _DEFINES = (
     re.compile(r"^(?P<t>`[^`]+`|[a-z_][\w.]*\([^()]{0,30}\)|%\S{1,3}%)\s+(?:is|are|gives|returns|creates|"
                r"calculates|computes|forms|makes|produces|takes|allows|can|does|has|stands)\b"),
 )
+_PHRASE = r"[a-z][\w\-’']*(?: [a-z][\w\-’']*){0,3}"
+_WORD = r"(?!(?:of|the|an?|in|on|for|to|by|with|from|as|and|or|is|are)\b)[a-z][\w\-’']*"
+_NOUNS = rf"{_WORD}(?: {_WORD}){{0,3}}"
+_INTRODUCES = (  # a term the sentence introduces without a copula ("a process called repression", "In shaping, we ...")
+    re.compile(rf"\b(?:an?|the)\s+(?:[a-z]+\s+){{0,2}}?(?:called|known as|termed|referred to as)\s+(?:an?\s+|the\s+)?"
+               rf"(?P<t>{_PHRASE}?)\s*[.,(;:]"),
+    re.compile(rf"\b(?:an?|the|of|in|on|for|to|by|with|from|as)\s+(?P<t>{_NOUNS}),\s+(?:in which|(?:which|that)\s+"
+               r"(?:(?:is|are) (?:an?|the)|consists? of|refers? to|means|occurs? when|describes?))\s"),
+    re.compile(rf"^In (?!(?:fact|addition|contrast|general|particular|practice|turn|short|sum|summary|other|"
+               rf"response|return|theory|part|total|effect|time|order|reality|essence|conclusion|case|brief|"
+               rf"comparison|principle|most|many|some|each|all|this|that|these|those|such|our|their|its|his|her|"
+               rf"the|a|an|recent|early|later?|past|modern|today|time|times|years?|decades?|centur\w*)\b)"
+               rf"(?P<t>{_PHRASE}),\s"),
+    re.compile(rf"\bthe (?:concept|idea|notion|principle|process|phenomenon|theory|law) of (?P<t>{_PHRASE}?)[.,;]"),
+    re.compile(rf"\b(?:[Ww]e|[Tt]hey|[A-Za-z][a-z]+(?:ists|ers|ians)) (?:call|term|name) (?:(?:this|it|these|them|such)(?: (?:effect|process|phenomenon|behaviou?r|type|kind|pattern|"
+               rf"method|approach|condition|state|response|technique|form|region|layer|motion|force|object|class|group|"
+               rf"stage|period|idea|relationship|change|quantity|value|property|structure|feature))? )?"
+               rf"(?P<t>{_NOUNS})\s*(?:[.,;:(]|because\b|when\b)"),
+)
 _IDENT = re.compile(r"`([^`\n]{1,40})`|(?<![\w.$])([A-Za-z_][\w.]*)\((?:[^()\n]{0,30})\)|(%[^%\s]{1,3}%)")
 _RULE = re.compile(r"(?i)\b(?:must(?: not)?|cannot|can't|can not|always|never|not allowed|should(?: not)?|"
                    r"is required|are required|has to|have to|only if|is not possible)\b")
@@ -125,7 +144,7 @@ def classify(sentence: str, key_terms: Sequence[str]) -> tuple[StatementKind, st
     if s.endswith("?"):
         return None  # a question the book asks, not a statement it makes
     known = {loose(t) for t in key_terms}
-    for pattern in _DEFINES:
+    for pattern in (*_DEFINES, *_INTRODUCES):
         m = pattern.search(s)
         if m:
             term = clean_term(m.group("t"))

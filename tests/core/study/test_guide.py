@@ -5,6 +5,7 @@ import json
 
 from core.cli.main import main
 from core.study.guide import build_guide, chapter_guide, guide_lines
+from core.study.lesson import lesson_key
 from core.study.prose import line_problem
 from core.study.text import normalize
 
@@ -26,7 +27,7 @@ def test_guide_lines_are_cited_and_verbatim(sample):
 def test_guide_is_cached_in_the_library(sample, capsys):
     lib, book_id = sample
     first = chapter_guide(lib, book_id, "2")
-    assert lib.study_cache_get(book_id, "guide:v5:2") and lib.study_cache_get(book_id, "lesson:v9:2")
+    assert lib.study_cache_get(book_id, "guide:v6:2") and lib.study_cache_get(book_id, lesson_key("2"))
     assert chapter_guide(lib, book_id, "2") == first
     assert main(["--library", str(lib.root), "guide", book_id, "--chapter", "2", "--no-model", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)

@@ -78,10 +78,10 @@ def test_glossary_quiz_on_the_sample(sample):
 
 def test_cli_quiz_json_contract(sample, capsys):
     lib, book_id = sample
-    assert main(["--library", str(lib.root), "quiz", book_id, "--chapter", "3", "-n", "3", "--no-model",
+    assert main(["--library", str(lib.root), "quiz", book_id, "--chapter", "3", "-n", "2", "--no-model",
                  "--json"]) == 0
     items = json.loads(capsys.readouterr().out)
-    assert len(items) == 3
+    assert len(items) == 2
     for item in items:
         assert {"question", "choices", "answer", "source"} <= set(item)
         assert {"chunk_id", "section_title", "page_start", "printed_page"} <= set(item["source"])

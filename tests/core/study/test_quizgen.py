@@ -103,3 +103,40 @@ def test_a_saved_quiz_comes_back_whole(manual):
     assert again.questions == run.questions and again.generator == run.generator
     lib.study_cache_put(book_id, "quiz:v1:3-test", '{"questions": [{"question": 1}]}')  # an older shape
     assert saved_quiz(lib, book_id, "3-test") is None
+
+
+def test_items_arrive_one_by_one_and_the_first_needs_no_model(manual):
+    lib, book_id = manual
+    lesson = chapter_lesson(lib, book_id, "3")
+    model = _QuizModel()
+    arrived = []
+
+    def on_item(item):
+        arrived.append((item, len(model.calls)))
+
+    run = lesson_quiz(lesson, 5, model=model, on_item=on_item)
+    assert [a for a, _ in arrived] == list(run.questions)  # each item handed on as soon as it is verified
+    first, calls_before = arrived[0]
+    assert calls_before == 0 and first.generator in {"book sentence", "book glossary", "book example"}  # no model
+
+
+def test_with_no_time_left_the_model_writes_nothing_and_the_book_fills_the_quiz(manual):
+    lib, book_id = manual
+    model = _QuizModel()
+    run = lesson_quiz(chapter_lesson(lib, book_id, "3"), 5, model=model, budget_s=0.0)
+    assert model.calls == [] and len(run.questions) == 5
+    assert all(q.generator in {"book sentence", "book glossary", "book example"} for q in run.questions)
+
+
+def test_a_concept_with_too_few_of_its_kind_is_asked_true_or_false_from_two_book_definitions(sample):
+    from core.study.quizgen import swap_item
+    lib, book_id = sample
+    lesson = chapter_lesson(lib, book_id, "2")
+    concept = next(c for c in lesson.concepts if c.term.lower() == "friction")
+    false = swap_item(concept, lesson, False, 0, {})
+    assert false.answer == "False" and false.type is QuestionType.TRUE_FALSE
+    other = next(c for c in lesson.concepts if c.term != concept.term and c.text in false.evidence)
+    assert concept.text in false.evidence and "riction" in false.question  # its own and the other's sentence
+    assert other.text.rstrip(".")[-25:] in false.question  # the other concept's definition, not its own
+    true = swap_item(concept, lesson, True, 0, {})
+    assert true.answer == "True" and concept.text.rstrip(".") in true.question

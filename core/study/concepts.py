@@ -1,0 +1,265 @@
+"""A chapter's key concepts: what its study material starts from.
+
+A concept is a term the book defines — in its glossary or key-terms lists, or in the running text ("X is
+a ...", "... is called X", "a process called X", "In X, ...") — with the book's sentence for it.  Terms
+met only in an example ("For example, a metro pass ...") or in a passage the importer marked as an
+example are not concepts.  Concepts are ranked by how central they are to the chapter: how many of its
+passages mention them (a term the chapter keeps returning to comes before one it defines in passing),
+the book's own lists first among equals.  A book that prints no glossary and marks no terms still has
+concepts: the phrases a chapter owns (most of the book's mentions are in it) with a sentence about
+them, after the terms it defines.  Nothing here needs a model.
+
+``sibling_concepts`` gives the chapter's other concepts a student confuses with one (folkways / mores /
+taboos): same sort of term, sharing words or a section, each checked wrong by the keyed sentence.
+Pure functions; ``core.study.lesson`` stores the result with the lesson.
+"""
+from __future__ import annotations
+
+import dataclasses
+import random
+import re
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from core.models import Chunk, ChunkRole
+from core.study.prose import narrative, split_sentences, standalone
+from core.study.statements import Statement, StatementKind, term_ok
+from core.study.text import STOPWORDS, content_words, loose
+
+MAX_CONCEPTS = 80
+FILL_TO = 40  # phrases found in the text alone fill a chapter's concepts up to this many (its cards' limit)
+_URL = re.compile(r"https?://\S+|www\.\S+")
+
+
+def term_forms(term: str) -> set[str]:
+    """The forms a term goes by in running text: as printed, singular, without a parenthesised
+    abbreviation, and the abbreviation itself ("unconditioned stimulus (UCS)" -> ..., "ucs")."""
+    t = loose(term)
+    bare = loose(re.sub(r"\s*\([^)]*\)", "", term))
+    forms = {f for f in (t, bare) if f}
+    forms |= {loose(m) for m in re.findall(r"\(([^)]{2,12})\)", term) if m.isupper()}
+    return forms | {re.sub(r"(?<=[a-z]{3})(?:es|s)$", "", f) for f in forms}
+
+
+def _mentions(term: str, texts: Sequence[str]) -> int:
+    """How many of the chapter's passages mention the term (any of its forms, as whole words)."""
+    forms = [f for f in term_forms(term) if len(f) >= 2]
+    pats = [re.compile(rf"(?<![a-z0-9]){re.escape(f)}(?:e?s)?(?![a-z0-9])") for f in forms]
+    return sum(1 for t in texts if any(p.search(t) for p in pats))
+
+
+def _with_antecedent(s: Statement) -> Statement:
+    """A defining sentence that leans on the one before ("This is called X.") with that sentence put first."""
+    if s.standalone or not s.context:
+        return s
+    parts = split_sentences(s.context)
+    at = next((i for i, p in enumerate(parts) if loose(p) == loose(s.text)), -1)
+    if at <= 0:
+        return s
+    return dataclasses.replace(s, text=f"{parts[at - 1]} {s.text}", standalone=standalone(parts[at - 1]))
+
+
+def _texts(chunks: Sequence[Chunk]) -> list[str]:
+    return [f" {loose(_URL.sub(' ', c.text))} " for c in chunks if c.role not in (ChunkRole.GLOSSARY, ChunkRole.EXERCISE)]
+
+
+def _stated(phrase: str, found: Sequence[Statement], raw: str) -> Statement | None:
+    """The chapter's first sentence about ``phrase`` (it opens the sentence's first part), when the book
+    prints the phrase in lower case somewhere (a concept, not a name: "Freud", "Pew")."""
+    if not re.search(rf"(?<![\w.]){re.escape(phrase)}(?!\w)", raw):
+        return None
+    for s in found:
+        at = f" {loose(s.text)} ".find(f" {phrase} ")
+        if s.kind is not StatementKind.EXAMPLE and s.standalone and not narrative(s.text) \
+                and 0 <= at <= 0.4 * len(s.text):
+            return dataclasses.replace(s, term=phrase, kind=StatementKind.FACT)  # found by use, not defined
+    return None
+
+
+def chapter_concepts(chunks: Sequence[Chunk], glossary: Sequence[Statement], found: Sequence[Statement],
+                     book_chunks: Sequence[Chunk] = ()) -> tuple[Statement, ...]:
+    """The chapter's key concepts, most central first (see the module docstring): each a ``Statement``
+    whose ``term`` is the concept, ``text`` the book's sentence for it and ``score`` its centrality.
+    With ``book_chunks`` (the whole book), phrases the chapter owns (``owned_phrases``) that have a
+    sentence about them fill up to ``FILL_TO`` concepts, after the terms the book defines."""
+    role = {c.id: c.role for c in chunks}
+    texts = _texts(chunks)
+    defined = sorted((s for s in found if s.kind is StatementKind.DEFINITION and term_ok(s.term)
+                      and role.get(s.source.chunk_id) is not ChunkRole.EXAMPLE),
+                     key=lambda s: (not s.standalone, -s.score))
+    picked: dict[str, tuple[int, int, Statement]] = {}
+    for order, s in enumerate([*glossary, *defined]):
+        forms = term_forms(s.term)
+        if any(f in picked for f in forms) or not term_ok(s.term):
+            continue
+        count = _mentions(s.term, texts)
+        if s not in glossary and count < 2:
+            continue  # a term the text defines and never returns to is an aside, not a key concept
+        entry = (count, order, s if s in glossary else _with_antecedent(s))
+        for f in forms:
+            picked[f] = entry
+    if book_chunks and len({id(e[2]) for e in picked.values()}) < FILL_TO:
+        raw = _URL.sub(" ", " ".join(c.text for c in chunks))
+        for phrase, count in owned_phrases(texts, _texts(book_chunks)):
+            if len({id(e[2]) for e in picked.values()}) >= FILL_TO:
+                break
+            forms = term_forms(phrase)
+            stated = None if forms & picked.keys() or not term_ok(phrase) else _stated(phrase, found, raw)
+            if stated is not None:  # after every term the book defines: ranked among themselves
+                for f in forms:
+                    picked[f] = (count, len(found) + len(glossary) + len(picked), stated)
+    unique = {id(e[2]): e for e in picked.values()}.values()
+    defined_here = len(found) + len(glossary)
+    ranked = sorted(unique, key=lambda e: (e[1] >= defined_here, -e[0], e[1]))[:MAX_CONCEPTS]
+    return tuple(dataclasses.replace(s, score=float(count)) for count, _, s in ranked)
+
+
+_TOKEN = re.compile(r"[a-z][a-z\-’']*[a-z]|[a-z]")
+
+
+def _phrases(text: str, longest: int = 3) -> set[str]:
+    """The 1-3 word phrases of a loose text with no stop word at either edge."""
+    words = _TOKEN.findall(text)
+    out = set()
+    for i in range(len(words)):
+        for n in range(1, longest + 1):
+            gram = words[i:i + n]
+            if len(gram) == n and gram[0] not in STOPWORDS and gram[-1] not in STOPWORDS and len(gram[-1]) > 2:
+                out.add(" ".join(gram))
+    return out
+
+
+def owned_phrases(chapter_texts: Sequence[str], book_texts: Sequence[str]) -> list[tuple[str, int]]:
+    """Phrases the chapter owns, most mentioned first, with the passages that mention them: said in at
+    least two of its passages and in no more passages anywhere else in the book (most of the book's
+    mentions are here), and not mostly inside a longer such phrase.  Found in the text alone, for
+    books that print no glossary and mark no terms."""
+    here: dict[str, int] = {}
+    for t in chapter_texts:
+        for p in _phrases(t):
+            here[p] = here.get(p, 0) + 1
+    wanted = {p: n for p, n in here.items() if n >= 2}
+    book: dict[str, int] = dict.fromkeys(wanted, 0)
+    for t in book_texts:
+        for p in _phrases(t) & wanted.keys():
+            book[p] += 1
+    owned = {p: n for p, n in wanted.items() if book[p] < 2 * n}  # most of the book's mentions are here
+    keep = [p for p, n in owned.items()  # not mostly inside a longer owned phrase ("exit" of "exit polls")
+            if not any(p != q and f" {p} " in f" {q} " and 2 * owned[q] > n for q in owned)]
+    return sorted(((p, owned[p]) for p in keep), key=lambda x: (-x[1], x[0]))
+
+
+def _is_code(term: str) -> bool:
+    return bool(re.search(r"[()`%_:]", term))
+
+
+def _singular(word: str) -> str:
+    return re.sub(r"(?<=[a-z]{3})(?:ies)$", "y", re.sub(r"(?<=[a-z]{3})(?<!s)s$", "", word))
+
+
+def _head(term: str) -> str:
+    words = content_words(term)
+    return _singular(words[-1]) if words else ""
+
+
+_GENUS_END = frozenset("that which who whom whose where when while in of on at by for to with from as than into "
+                       "through about between among within without during after before under over used using based "
+                       "consisting caused created made taken found given known called".split())
+_WRAPPER = frozenset("type kind form class sort category variety group set collection series member part".split())
+_COPULA = re.compile(r"\b(?:is|are)\s+(?:(?:an?|the|one)\s+)")
+
+
+def genus(term: str, definition: str) -> str:
+    """What a concept is a kind of, from its definition's first noun phrase: "a political and economic
+    system in which ..." -> "system", "type of learning that ..." -> "learning", "an election poll taken
+    ..." -> "poll"; for a defining sentence ("Public opinion is a collection of views") the phrase after
+    its "is a".  "" when the definition does not open with one."""
+    text = definition
+    if loose(term) and loose(definition).startswith(loose(term)):
+        m = _COPULA.search(definition)
+        if not m:
+            return ""
+        text = definition[m.end():]
+    words: list[str] = []
+    tokens = re.findall(r"[a-z][a-z\-’']*|[,;:(—–]", text.lower())
+    for i, w in enumerate(tokens):
+        if w in ("a", "an", "the") and not words:
+            continue
+        if w == "of" and words and words[-1] in _WRAPPER:
+            words = []  # "type of learning": the kind is learning
+            continue
+        after = tokens[i + 1] if i + 1 < len(tokens) else ""
+        if w in _GENUS_END or not w[0].isalpha() or (words and re.search(r"(?:ed|ing)$", w)
+                                                      and (after in _GENUS_END or after in ("a", "an", "the"))):
+            break  # "... information presented as ...": the participle ends the phrase
+        words.append(w)
+    return _singular(words[-1]) if words and words[-1] not in STOPWORDS else ""
+
+
+def _kinds(c: Statement) -> set[str]:
+    """A concept's kinds: its definition's genus and its own head word ("exit poll" -> poll)."""
+    return {k for k in (genus(c.term, c.text), _head(c.term)) if k}
+
+
+def concept_kin(concepts: Sequence[Statement], encode: Callable[[Sequence[str]], Any]
+                ) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """For each defined concept, the chapter's other defined concepts nearest in meaning first ("term:
+    definition" embedded; an ideology's nearest are ideologies, an orbital's are orbitals): the order in
+    which ``sibling_concepts`` offers them."""
+    defined = [c for c in concepts if c.kind is StatementKind.DEFINITION]
+    if len(defined) < 2:
+        return ()
+    vectors = np.asarray(encode([f"{c.term}: {c.text}" for c in defined]), dtype=np.float32)
+    sims = vectors @ vectors.T
+    return tuple((c.term, tuple(defined[j].term for j in np.argsort(-sims[i]) if j != i))
+                 for i, c in enumerate(defined))
+
+
+def sibling_concepts(key: Statement, concepts: Sequence[Statement], seed: int = 0,
+                     kin: Sequence[tuple[str, Sequence[str]]] = ()) -> list[str]:
+    """The chapter's other defined concepts (glossary or defining sentence) a student could mistake for
+    ``key.term``: of the same kind — their definitions' genus or their head word match ("socialism" and
+    "fascism" are both "a political ... system"; "exit poll" and "straw poll" are polls) — nearest in
+    meaning first with ``kin`` (``concept_kin``), then from the key's section, then by centrality.  A
+    concept of another kind is never offered (an item without three siblings is not made).  A sibling printed in the keyed
+    sentence, or whose own definition is that sentence, is left out: the book's sentence for the key
+    must make every sibling wrong."""
+    proof = f" {loose(key.text)} {loose(key.context)} "
+    key_forms = term_forms(key.term)
+    own = next((c for c in concepts if term_forms(c.term) & key_forms), key)
+    key_kinds, key_head = _kinds(own), _head(key.term)
+    order = next((terms for term, terms in kin if term_forms(term) & key_forms), ())
+    near = {t: i for i, t in enumerate(order)}
+    rng = random.Random(seed)
+    out: list[tuple[tuple, str]] = []
+    for c in concepts:
+        if c.kind is not StatementKind.DEFINITION and not (len(c.term.split()) > 1 and _head(c.term) == key_head):
+            continue  # a phrase found by use alone may be a fragment ("keys must"), unless it names the same
+            # kind of thing in its last word ("mechanical energy" for "kinetic energy")
+        forms = term_forms(c.term)
+        if forms & key_forms or any(f" {f} " in proof for f in forms) or loose(c.text) == loose(key.text):
+            continue
+        if any(f in k or k in f for f in forms for k in key_forms if min(len(f), len(k)) >= 4):
+            continue  # "reinforcement" for "positive reinforcement": a part of the answer, not another concept
+        if _is_code(c.term) != _is_code(key.term) or not _kinds(c) & key_kinds:
+            continue  # not the same kind of thing: an ideology is no option for a poll
+        if any(f" {k} " in f" {loose(c.text)} " for k in key_forms) or (
+                genus(c.term, c.text) == _head(key.term) != _head(c.term)):
+            continue  # a kind of the key ("regression" is a defense mechanism): it would be right too
+        out.append(((near.get(c.term, len(near)), c.source.section_id != key.source.section_id, -c.score,
+                     rng.random()), c.term))
+    return [t for _, t in sorted(out)]
+
+
+def swappable(key: Statement, other: Statement) -> bool:
+    """Is ``other``'s definition plainly wrong for ``key`` by the book: a different concept, neither a kind
+    of the other ("regression" is a defense mechanism; "positive reinforcement" is a reinforcement), and
+    neither definition naming the other's term?"""
+    kf, of = term_forms(key.term), term_forms(other.term)
+    if kf & of or any(f in k or k in f for f in of for k in kf if min(len(f), len(k)) >= 4):
+        return False
+    if any(f" {f} " in f" {loose(other.text)} " for f in kf) or any(f" {f} " in f" {loose(key.text)} " for f in of):
+        return False
+    return genus(other.term, other.text) != _head(key.term) and genus(key.term, key.text) != _head(other.term)

@@ -1,0 +1,91 @@
+"""A chapter's key concepts: found in the book's lists and in its running text, never in an example,
+ranked by how often the chapter returns to them; sibling concepts as wrong answers."""
+from __future__ import annotations
+
+from core.models import ChunkRole
+from core.study.concepts import chapter_concepts, genus, owned_phrases, sibling_concepts, term_forms
+from core.study.lesson import build_lesson
+from tests.core.study.conftest import make_chunk
+
+FREUD = [
+    "Freud believed that unacceptable urges are kept in our unconscious through a process called repression. "
+    "Repression protects the ego from anxiety.",
+    "In projection, a person attributes their own unacceptable urges to another person. Projection and repression "
+    "are both defense mechanisms. Repression is the most basic of them.",
+    "Freud also described displacement. In displacement, an urge is redirected to a safer target. "
+    "Displacement and projection keep the ego safe, as repression does. In one study, Freud used a method called "
+    "free association.",
+    "Displacement is common in everyday life.",
+    "For example, a metro pass is a card that lets you ride the bus all month.",
+]
+
+
+def _lesson(texts, *, book_texts=(), key_terms=()):
+    chunks = [make_chunk(i + 1, t, role=ChunkRole.EXAMPLE if t.startswith("For example") else ChunkRole.CONCEPT,
+                         key_terms=key_terms) for i, t in enumerate(texts)]
+    book = chunks + [make_chunk(100 + i, t, chapter="2", section_id=9) for i, t in enumerate(book_texts)]
+    return build_lesson("b00k", "1", chunks, book_chunks=book)
+
+
+def test_concepts_are_the_terms_the_text_defines_most_mentioned_first_and_none_from_an_example():
+    lesson = _lesson(FREUD)
+    terms = [c.term for c in lesson.concepts]
+    assert terms[:3] == ["repression", "projection", "displacement"]  # 3, 2 and 1 passages mention them
+    assert not any("metro" in t for t in terms)  # an example
+    assert "free association" not in terms  # defined in passing and never used again: an aside
+    card_fronts = [c.front for c in __import__("core.study.lesson_cards", fromlist=["x"]).lesson_cards(lesson)]
+    assert {"repression", "projection", "displacement"} <= set(card_fronts)
+
+
+def test_a_glossary_line_is_a_concept_even_when_the_text_never_uses_it():
+    glossary = make_chunk(9, "Key Terms\n\n- sublimation: channelling an unacceptable urge into an accepted activity",
+                          role=ChunkRole.GLOSSARY)
+    lesson = build_lesson("b00k", "1", [make_chunk(1, FREUD[0]), glossary])
+    listed = next(c for c in lesson.concepts if c.term == "sublimation")  # never mentioned in the text: still one
+    assert "accepted activity" in listed.text
+    assert "repression" not in [c.term for c in lesson.concepts]  # the text defines it once and never returns to it
+
+
+def test_a_phrase_the_chapter_owns_is_a_concept_when_the_book_marks_nothing():
+    chapter = ["A token economy links a behavior to a reward. Positive reinforcement strengthens a behavior.",
+               "Positive reinforcement adds something pleasant after a behavior. A token economy uses it.",
+               "A token economy shapes habits. Teachers use positive reinforcement and a token economy."]
+    rest = ["A behavior is anything an organism does.", "Every behavior has a cause."]
+    owned = dict(owned_phrases([f" {t.lower()} " for t in chapter], [f" {t.lower()} " for t in chapter + rest]))
+    assert "positive reinforcement" in owned and "token economy" in owned
+    assert "behavior" not in owned  # most of the book's mentions are elsewhere
+    lesson = _lesson(chapter, book_texts=rest, key_terms=("positive reinforcement", "token economy"))
+    assert {"positive reinforcement", "token economy"} <= {c.term.lower() for c in lesson.concepts}
+
+
+def test_siblings_are_concepts_of_the_same_kind_and_never_right_by_the_book():
+    glossary = make_chunk(9, "Key Terms\n\n"
+                          "- positive reinforcement: adding a desirable stimulus to increase a behavior\n\n"
+                          "- negative reinforcement: taking away an undesirable stimulus to increase a behavior\n\n"
+                          "- positive punishment: adding an undesirable stimulus to decrease a behavior\n\n"
+                          "- extinction: decrease in the conditioned response when the stimulus stops\n\n"
+                          "- negative punishment: taking away a pleasant stimulus, unlike positive punishment\n\n"
+                          "- time-out: a negative reinforcement procedure in which a child is removed",
+                          role=ChunkRole.GLOSSARY)
+    lesson = build_lesson("b00k", "1", [make_chunk(1, "Behavior changes with its consequences."), glossary])
+    concept = {c.term: c for c in lesson.concepts}
+    siblings = set(sibling_concepts(concept["negative reinforcement"], lesson.concepts))
+    assert siblings == {"positive reinforcement", "positive punishment", "negative punishment"}
+    # extinction is another kind of thing (a decrease, not a stimulus); a time-out is a kind of the key
+    assert "positive punishment" not in sibling_concepts(concept["negative punishment"], lesson.concepts)  # printed
+
+
+def test_genus_is_what_a_definition_says_the_concept_is():
+    assert genus("communism", "a political and economic system in which government owns") == "system"
+    assert genus("observational learning", "type of learning that occurs by watching others") == "learning"
+    assert genus("covert content", "ideologically slanted information presented as unbiased") == "information"
+    assert genus("public opinion", "Public opinion is a collection of popular views about something") == "view"
+
+
+def test_term_forms_cover_plural_and_abbreviation():
+    assert {"unconditioned stimulus", "ucs"} <= term_forms("unconditioned stimulus (UCS)")
+    assert "push poll" in term_forms("push polls")
+
+
+def test_chapter_concepts_without_definitions_is_empty():
+    assert chapter_concepts([make_chunk(1, "Nothing is defined here at all.")], (), ()) == ()
