@@ -24,7 +24,8 @@ from typing import Any
 import numpy as np
 
 from core.models import Chunk, ChunkRole
-from core.study.prose import narrative, split_sentences, standalone
+from core.study.models import SourceRef
+from core.study.prose import line_problem, narrative, split_sentences, standalone
 from core.study.statements import Statement, StatementKind, term_ok
 from core.study.text import STOPWORDS, content_words, loose
 
@@ -65,7 +66,7 @@ def _texts(chunks: Sequence[Chunk]) -> list[str]:
     return [f" {loose(_URL.sub(' ', c.text))} " for c in chunks if c.role not in (ChunkRole.GLOSSARY, ChunkRole.EXERCISE)]
 
 
-def _stated(phrase: str, found: Sequence[Statement], raw: str) -> Statement | None:
+def _stated(phrase: str, found: Sequence[Statement], raw: str, chunks: Sequence[Chunk]) -> Statement | None:
     """The chapter's first sentence about ``phrase`` (it opens the sentence's first part), when the book
     prints the phrase in lower case somewhere (a concept, not a name: "Freud", "Pew")."""
     if not re.search(rf"(?<![\w.]){re.escape(phrase)}(?!\w)", raw):
@@ -75,7 +76,20 @@ def _stated(phrase: str, found: Sequence[Statement], raw: str) -> Statement | No
         if s.kind is not StatementKind.EXAMPLE and s.standalone and not narrative(s.text) \
                 and 0 <= at <= 0.4 * len(s.text):
             return dataclasses.replace(s, term=phrase, kind=StatementKind.FACT)  # found by use, not defined
-    return None
+    return next((s for s in sentences_about(phrase, chunks)), None)
+
+
+def sentences_about(phrase: str, chunks: Sequence[Chunk]):
+    """The chapter's whole, standalone sentences that open with ``phrase`` (in their first 40 %), in reading
+    order, as statements (for a phrase no teachable statement was keyed to)."""
+    for c in chunks:
+        if c.role not in (ChunkRole.CONCEPT, ChunkRole.SUMMARY):
+            continue
+        for sentence in split_sentences(" ".join(c.text.split())):
+            at = f" {loose(sentence)} ".find(f" {phrase} ")
+            if 0 <= at <= 0.4 * len(sentence) and 40 <= len(sentence) <= 300 and standalone(sentence) \
+                    and not narrative(sentence) and line_problem(sentence) is None:
+                yield Statement(StatementKind.FACT, sentence, phrase, SourceRef.of(c), 0.0, True, sentence)
 
 
 def chapter_concepts(chunks: Sequence[Chunk], glossary: Sequence[Statement], found: Sequence[Statement],
@@ -106,7 +120,7 @@ def chapter_concepts(chunks: Sequence[Chunk], glossary: Sequence[Statement], fou
             if len({id(e[2]) for e in picked.values()}) >= FILL_TO:
                 break
             forms = term_forms(phrase)
-            stated = None if forms & picked.keys() or not term_ok(phrase) else _stated(phrase, found, raw)
+            stated = None if forms & picked.keys() or not term_ok(phrase) else _stated(phrase, found, raw, chunks)
             if stated is not None:  # after every term the book defines: ranked among themselves
                 for f in forms:
                     picked[f] = (count, len(found) + len(glossary) + len(picked), stated)

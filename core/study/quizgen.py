@@ -14,7 +14,8 @@ Kinds (``QuestionType``):
   wrong answers change the printed numbers or are other results the chapter shows;
 * cloze: the book's sentence with its term blanked, when there is no model (or to fill up).
 
-``lesson_quiz`` returns a ``QuizRun`` whose ``note`` says exactly why it has fewer items than asked.
+The items made without a model (concepts, true/false from definitions, clozes, code) are
+``core.study.book_items``. ``lesson_quiz`` returns a ``QuizRun`` whose ``note`` says exactly why it has fewer items than asked.
 """
 from __future__ import annotations
 
@@ -27,16 +28,16 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from core.errors import LanternError
-from core.study.concepts import sibling_concepts, swappable, term_forms
+from core.study.book_items import CHOICE_TF, _issue, cloze_item, code_item, concept_item, swap_item
+from core.study.concepts import sibling_concepts, term_forms
 from core.study.lesson import ChapterLesson
 from core.study.models import QuestionType, QuizQuestion
-from core.study.quiz import ANCHORED_SCHEMA, QuizRun, _choices, _NEGATED, asks_to_define, cloze, on_topic, verify_candidate
-from core.study.quizchecks import (QUIZ_SYSTEM, askable, is_ident, clause_of, fair_distractors, false_ok, gives_away, perturbed_outputs,
+from core.study.quiz import ANCHORED_SCHEMA, QuizRun, _choices, _NEGATED, asks_to_define, on_topic, verify_candidate
+from core.study.quizchecks import (QUIZ_SYSTEM, askable, is_ident, clause_of, fair_distractors, false_ok, gives_away,
                                    sentence_answers)
 from core.study.prose import line_problem
-from core.study.examples import CodeExample
 from core.study.statements import Statement, StatementKind
-from core.study.text import contains_answer, loose, round_robin
+from core.study.text import loose, round_robin
 
 log = logging.getLogger(__name__)
 
@@ -45,12 +46,7 @@ FALSE_SCHEMA: dict[str, Any] = {
     "properties": {"false_statement": {"type": "string", "minLength": 10, "maxLength": 420}},
     "required": ["false_statement"],
 }
-_CHOICE_TF = ("True", "False")
 QUIZ_BUDGET_S = 45.0  # the app's model writes items this long; the book's own sentences fill up (a quiz <= 60 s)
-
-
-def _issue(reasons: dict[str, int], reason: str) -> None:
-    reasons[reason] = reasons.get(reason, 0) + 1
 
 
 def mc_item(model, statement: Statement, lesson: ChapterLesson, seed: int, reasons: dict[str, int]
@@ -97,92 +93,6 @@ def mc_item(model, statement: Statement, lesson: ChapterLesson, seed: int, reaso
                         verified="answer printed in the sentence; the sentence picks it among the choices")
 
 
-def cloze_item(statement: Statement, lesson: ChapterLesson, seed: int, reasons: dict[str, int]
-               ) -> QuizQuestion | None:
-    """The book's sentence with its term blanked; wrong answers are other terms of the chapter."""
-    term, sentence = statement.term, statement.text
-    if not contains_answer(sentence, term):
-        _issue(reasons, "term not in the sentence")
-        return None
-    question = cloze(sentence, term)
-    if "_____" not in question:
-        _issue(reasons, "term not in the sentence")
-        return None
-    distractors = fair_distractors(term, (), statement, lesson, question, seed,
-                                   siblings=sibling_concepts(statement, lesson.concepts, seed, lesson.kin))
-    v = verify_candidate(question, term, distractors, sentence, semantic=False)
-    if not v.ok:
-        _issue(reasons, v.reason if v.reason != "bad distractors" else "too few concepts of its kind in the chapter")
-        return None
-    return QuizQuestion(question, _choices(term, distractors, question), term, statement.source, statement.context,
-                        sentence, QuestionType.CLOZE, "book sentence", verified="the book's own sentence")
-
-
-def concept_item(concept: Statement, lesson: ChapterLesson, seed: int, reasons: dict[str, int]
-                 ) -> QuizQuestion | None:
-    """A key concept asked without a model, at once: its sentence with the term blanked, or, for a glossary
-    line (which does not print its term), "Which term does the book define as …?"; the wrong answers
-    are the chapter's sibling concepts, each checked wrong by the book's sentence."""
-    if contains_answer(concept.text, concept.term):
-        return cloze_item(concept, lesson, seed, reasons)
-    question = f"Which term does the book define as “{concept.text.rstrip('.')}”?"
-    distractors = fair_distractors(concept.term, (), concept, lesson, question, seed,
-                                   siblings=sibling_concepts(concept, lesson.concepts, seed, lesson.kin))
-    line = _line(concept)
-    v = verify_candidate(question, concept.term, distractors, line, semantic=False)
-    if not v.ok:
-        _issue(reasons, v.reason if v.reason != "bad distractors" else "too few concepts of its kind in the chapter")
-        return None
-    return QuizQuestion(question, _choices(concept.term, distractors, question), concept.term, concept.source,
-                        concept.context, line, QuestionType.MULTIPLE_CHOICE,
-                        "book glossary", verified="the book's own definition")
-
-
-def _line(concept: Statement) -> str:
-    return re.sub(r"^\s*[-*•]\s*", "", concept.context or concept.text)  # the glossary line, not its bullet
-
-
-def _says(concept: Statement, definition_of: Statement) -> str:
-    """``concept`` stated with the definition of ``definition_of``: the glossary line's form, or the
-    defining sentence with its term replaced."""
-    if contains_answer(definition_of.text, definition_of.term):
-        def named(m: re.Match) -> str:  # "Friction is ..." at the start, "... is called friction" inside
-            term = concept.term
-            if m.start() > 0 and term[:1].isupper() and term[1:2].islower() and " " not in term.strip():
-                term = term[0].lower() + term[1:]
-            return term[0].upper() + term[1:] if m.start() == 0 else term
-        return re.sub(rf"(?i)(?<!\w){re.escape(definition_of.term)}(?!\w)", named, definition_of.text, count=1)
-    return f"The book defines “{concept.term}” as “{definition_of.text.rstrip('.')}”."
-
-
-def swap_item(concept: Statement, lesson: ChapterLesson, truth: bool, seed: int, reasons: dict[str, int]
-              ) -> QuizQuestion | None:
-    """True or false without a model: the concept with its own definition (true) or with the definition the
-    book gives another concept of the chapter, of the same kind where there is one (false).  The other
-    concept must be neither a kind of this one nor this one a kind of it, and neither definition may name
-    the other, so the book's two sentences settle it."""
-    if line_problem(concept.text) is not None and contains_answer(concept.text, concept.term):
-        _issue(reasons, "the concept's sentence is not whole")
-        return None
-    if not truth:
-        form = contains_answer(concept.text, concept.term)  # a sentence naming its term, or a glossary line
-        others = {c.term: c for c in lesson.concepts if c.kind is StatementKind.DEFINITION
-                  and contains_answer(c.text, c.term) == form and line_problem(c.text) is None}
-        order = [t for t in sibling_concepts(concept, lesson.concepts, seed, lesson.kin) if t in others]
-        order += [t for t, _ in sorted(((t, random.Random(seed + i).random()) for i, t in enumerate(others)),
-                                       key=lambda x: x[1]) if t not in order]
-        other = next((others[t] for t in order if swappable(concept, others[t])), None)
-        if other is None:
-            _issue(reasons, "no other defined concept to swap with")
-            return None
-        text, proof = _says(concept, other), f"{_line(concept)} — and of “{other.term}”: {_line(other)}"
-    else:
-        text, proof = _says(concept, concept), _line(concept)
-    return QuizQuestion(f"True or false: “{text.rstrip('.')}.”", _CHOICE_TF, "True" if truth else "False",
-                        concept.source, concept.context, proof, QuestionType.TRUE_FALSE, "book glossary",
-                        verified="the book's own definitions")
-
-
 def tf_item(model, statement: Statement, lesson: ChapterLesson, truth: bool, reasons: dict[str, int]
             ) -> QuizQuestion | None:
     """True: the book's sentence; false: the model's small change of it, verified (see ``false_ok``)."""
@@ -206,30 +116,10 @@ def tf_item(model, statement: Statement, lesson: ChapterLesson, truth: bool, rea
             _issue(reasons, problem)
             return None
     answer = "True" if truth else "False"
-    return QuizQuestion(f"True or false: “{text}”", _CHOICE_TF, answer, statement.source, statement.context,
+    return QuizQuestion(f"True or false: “{text}”", CHOICE_TF, answer, statement.source, statement.context,
                         sentence, QuestionType.TRUE_FALSE,
                         "book sentence" if truth else getattr(model, "display_name", "model"),
                         verified="the book's sentence" if truth else "changed sentence not stated in the chapter")
-
-
-def code_item(example: CodeExample, lesson: ChapterLesson, seed: int, reasons: dict[str, int]
-              ) -> QuizQuestion | None:
-    """"What does this code print?" keyed to the output the book shows; wrong answers verified different."""
-    if example.output.count("\n") > 2 or len(example.output) > 140:
-        _issue(reasons, "code output too long for a choice")
-        return None
-    others = [e.output for e in lesson.examples if e.error == example.error]
-    distractors = perturbed_outputs(example.output, others, seed)
-    if len(distractors) < 3:
-        _issue(reasons, "code example with too few wrong outputs")
-        return None
-    question = ("What happens when this code is compiled?" if example.error else
-                "What does this code print?" if not example.code.lstrip().startswith(">") else
-                "What does R print for the last command?" if "<-" in example.code else
-                "What is printed after the last command?")
-    return QuizQuestion(question, _choices(example.output, distractors, example.code), example.output,
-                        example.source, example.intro, example.output, QuestionType.CODE_OUTPUT, "book example",
-                        code=example.code, verified="the output the book prints")
 
 
 def _spread(statements: Sequence[Statement], rng: random.Random) -> list[Statement]:
@@ -294,23 +184,23 @@ def lesson_quiz(lesson: ChapterLesson, n: int, *, model=None, seed: int = 0,
     def model_time() -> bool:
         return model is not None and (budget_s is None or time.monotonic() - started < budget_s)
 
-    def instant(c: Statement) -> QuizQuestion | None:
-        """A concept asked from the book's words alone: choices among its siblings, or (too few of its
-        kind) true or false with its own or another concept's definition."""
+    def instant(c: Statement, swap: bool = False) -> QuizQuestion | None:
+        """A concept asked from the book's words alone: choices among its siblings, or (``swap``: too few
+        of its kind) true or false with its own or another concept's definition."""
         nonlocal attempted
         attempted += 1
-        return concept_item(c, lesson, seed + attempted, reasons) or (
-            swap_item(c, lesson, rng.random() < 0.4, seed + attempted, reasons)
-            if c.kind is StatementKind.DEFINITION else None)
+        if not swap:
+            return concept_item(c, lesson, seed + attempted, reasons)
+        return swap_item(c, lesson, rng.random() < 0.4, seed + attempted, reasons) \
+            if c.kind is StatementKind.DEFINITION else None
 
     def stop() -> bool:
         return len(kept) >= n or bool(cancel and cancel())
 
-    for c in lesson.concepts[:12]:  # the first item at once: the most central concept the book's words can ask
-        if stop():
+    for swap, c in ((swap, c) for swap in (False, True) for c in lesson.concepts[:12]):
+        if stop():  # the first item at once: the most central concept the book's words can ask
             break
-        item = instant(c)
-        if item:
+        if item := instant(c, swap):
             keep(item, c.term, c.text)
             break
     for ex in examples:
@@ -343,15 +233,13 @@ def lesson_quiz(lesson: ChapterLesson, n: int, *, model=None, seed: int = 0,
         item = mc_item(model, s, lesson, seed + attempted, reasons)
         if item:
             keep(item, s.term, s.text, s.context)
-    for c in lesson.concepts:  # ... then the key concepts in the book's own words ...
+    for c in lesson.concepts:  # ... then the key concepts in the book's own words, among their siblings ...
         if stop():
             break
-        if fresh(c):
-            item = instant(c)
-            if item:
-                keep(item, c.term, c.text)
+        if fresh(c) and (item := instant(c)):
+            keep(item, c.term, c.text)
     defined = {f for c in lesson.concepts if c.kind is StatementKind.DEFINITION for f in term_forms(c.term)}
-    for s in pool + spare:  # ... and the book's other sentences about a defined concept or a code name fill up
+    for s in pool + spare:  # ... the book's other sentences about a defined concept or a code name ...
         if stop():
             break
         if not fresh(s) or not (term_forms(s.term) & defined or is_ident(s.term)):
@@ -359,6 +247,11 @@ def lesson_quiz(lesson: ChapterLesson, n: int, *, model=None, seed: int = 0,
         item = cloze_item(s, lesson, seed + attempted, reasons)
         if item:
             keep(item, s.term, s.text)
+    for c in lesson.concepts:  # ... and true or false for concepts with too few of their kind
+        if stop():
+            break
+        if fresh(c) and (item := instant(c, swap=True)):
+            keep(item, c.term, c.text)
     tick("done")
     cancelled = bool(cancel and cancel())
     return QuizRun(tuple(kept), attempted, tuple(sorted(reasons.items())),

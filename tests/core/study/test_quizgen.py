@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from core.study.lesson import chapter_lesson
 from core.study.models import QuestionType
-from core.study.quizgen import false_ok, gives_away, lesson_quiz, perturbed_outputs, save_quiz, saved_quiz
+from core.study.quizchecks import false_ok, gives_away, perturbed_outputs
+from core.study.quizgen import lesson_quiz, save_quiz, saved_quiz
 
 
 def test_without_a_model_clozes_and_code_items_are_the_books_own(manual):
@@ -129,7 +130,7 @@ def test_with_no_time_left_the_model_writes_nothing_and_the_book_fills_the_quiz(
 
 
 def test_a_concept_with_too_few_of_its_kind_is_asked_true_or_false_from_two_book_definitions(sample):
-    from core.study.quizgen import swap_item
+    from core.study.book_items import swap_item
     lib, book_id = sample
     lesson = chapter_lesson(lib, book_id, "2")
     concept = next(c for c in lesson.concepts if c.term.lower() == "friction")
