@@ -81,37 +81,45 @@ def _says(concept: Statement, definition_of: Statement) -> str:
                 term = term[0].lower() + term[1:]
             return term[0].upper() + term[1:] if m.start() == 0 else term
         return re.sub(rf"(?i)(?<!\w){re.escape(definition_of.term)}(?!\w)", named, definition_of.text, count=1)
-    return f"The book defines “{concept.term}” as “{definition_of.text.rstrip('.')}”."
+    return f"The book defines {concept.term} as “{definition_of.text.rstrip('.')}”."
+
+
+def _other_concept(concept: Statement, lesson: ChapterLesson, seed: int) -> Statement | None:
+    """The concept whose definition makes ``concept``'s false statement (see ``swap_item``)."""
+    form = contains_answer(concept.text, concept.term)  # a sentence naming its term, or a glossary line
+    others = {c.term: c for c in lesson.concepts if c.kind is StatementKind.DEFINITION
+              and contains_answer(c.text, c.term) == form and line_problem(c.text) is None}
+    order = [t for t in sibling_concepts(concept, lesson.concepts, seed, lesson.kin) if t in others]
+    if not form:  # "The book defines X as ...": another glossary line reads well whatever its kind
+        order += [t for t, _ in sorted(((t, random.Random(seed + i).random()) for i, t in enumerate(others)),
+                                       key=lambda x: x[1]) if t not in order]
+    return next((others[t] for t in order if swappable(concept, others[t])), None)
 
 
 def swap_item(concept: Statement, lesson: ChapterLesson, truth: bool, seed: int, reasons: dict[str, int]
               ) -> QuizQuestion | None:
     """True or false without a model: the concept with its own definition (true) or with the definition the
     book gives another concept of the chapter (false): one of the same kind, or for a glossary line any
-    other glossary line (a defining sentence with another kind's name put in would not read as a sentence).  The other
-    concept must be neither a kind of this one nor this one a kind of it, and neither definition may name
-    the other, so the book's two sentences settle it."""
+    other glossary line (a defining sentence with another kind's name put in would not read as a sentence).
+    The other concept must be neither a kind of this one nor this one a kind of it, and neither definition
+    may name the other, so the book's two sentences settle it."""
     if line_problem(concept.text) is not None and contains_answer(concept.text, concept.term):
         _issue(reasons, "the concept's sentence is not whole")
         return None
+    # the other concept is found for a true item too: a true item only where a false one could be made
+    # (otherwise a quiz of verbatim quotes, all "True")
+    other = _other_concept(concept, lesson, seed)
+    if other is None:
+        _issue(reasons, "no other defined concept to swap with")
+        return None
     if not truth:
-        form = contains_answer(concept.text, concept.term)  # a sentence naming its term, or a glossary line
-        others = {c.term: c for c in lesson.concepts if c.kind is StatementKind.DEFINITION
-                  and contains_answer(c.text, c.term) == form and line_problem(c.text) is None}
-        order = [t for t in sibling_concepts(concept, lesson.concepts, seed, lesson.kin) if t in others]
-        if not form:  # "The book defines X as ...": another glossary line reads well whatever its kind
-            order += [t for t, _ in sorted(((t, random.Random(seed + i).random()) for i, t in enumerate(others)),
-                                           key=lambda x: x[1]) if t not in order]
-        other = next((others[t] for t in order if swappable(concept, others[t])), None)
-        if other is None:
-            _issue(reasons, "no other defined concept to swap with")
-            return None
         text, proof = _says(concept, other), f"{_line(concept)} — and of “{other.term}”: {_line(other)}"
     else:
         text, proof = _says(concept, concept), _line(concept)
-    return QuizQuestion(f"True or false: “{text.rstrip('.')}.”", CHOICE_TF, "True" if truth else "False",
-                        concept.source, concept.context, proof, QuestionType.TRUE_FALSE, "book glossary",
-                        verified="the book's own definitions")
+    quoted = text.startswith("The book defines")  # it quotes the book itself: no outer quotes
+    return QuizQuestion(f"True or false: {text}" if quoted else f"True or false: “{text.rstrip('.')}.”", CHOICE_TF,
+                        "True" if truth else "False", concept.source, concept.context, proof,
+                        QuestionType.TRUE_FALSE, "book glossary", verified="the book's own definitions")
 
 
 def code_item(example: CodeExample, lesson: ChapterLesson, seed: int, reasons: dict[str, int]

@@ -243,15 +243,14 @@ def sibling_concepts(key: Statement, concepts: Sequence[Statement], seed: int = 
     proof = f" {loose(key.text)} {loose(key.context)} "
     key_forms = term_forms(key.term)
     own = next((c for c in concepts if term_forms(c.term) & key_forms), key)
-    key_kinds, key_head = _kinds(own), _head(key.term)
+    key_kinds = _kinds(own)
     order = next((terms for term, terms in kin if term_forms(term) & key_forms), ())
     near = {t: i for i, t in enumerate(order)}
     rng = random.Random(seed)
     out: list[tuple[tuple, str]] = []
     for c in concepts:
-        if c.kind is not StatementKind.DEFINITION and not (len(c.term.split()) > 1 and _head(c.term) == key_head):
-            continue  # a phrase found by use alone may be a fragment ("keys must"), unless it names the same
-            # kind of thing in its last word ("mechanical energy" for "kinetic energy")
+        if c.kind is not StatementKind.DEFINITION:
+            continue  # a phrase found by use alone may be a fragment ("keys must", "type of galaxy")
         forms = term_forms(c.term)
         if forms & key_forms or any(f" {f} " in proof for f in forms) or loose(c.text) == loose(key.text):
             continue

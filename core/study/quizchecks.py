@@ -55,10 +55,12 @@ def fair_distractors(answer: str, offered: Sequence[str], statement: Statement, 
 
     def fits(d: str, sibling: bool = False) -> bool:
         ld = loose(d)
-        return bool(ld) and ld not in seen and f" {ld} " not in sentence and f" {ld} " not in lq \
-            and la not in ld and ld not in la and ld not in answers_it and len(d) <= 80 \
-            and not any(f" {ld} " in t for t in on_it) and not _stems(d) & question_stems \
-            and (sibling or not _stems(d) & key_stems)  # "star explosion" for "supernova explosion"
+        if not ld or ld in seen or f" {ld} " in sentence or f" {ld} " in lq or la in ld or ld in la or len(d) > 80:
+            return False
+        if sibling:  # a concept the book defines otherwise (``sibling_concepts`` checked its definition)
+            return True
+        return ld not in answers_it and not any(f" {ld} " in t for t in on_it) \
+            and not _stems(d) & (key_stems | question_stems)  # "star explosion" for "supernova explosion"
 
     for d in siblings:  # "s orbital" for "p orbital": another concept the book defines, sharing words is the point
         if fits(d, sibling=True) and len(out) < 3:

@@ -153,8 +153,9 @@ def test_quiz_says_why_it_has_fewer_questions(qtbot, panel):
     panel.quiz_count.setValue(30)
     panel.make_quiz()
     wait_for(qtbot, lambda: panel.generate_button.isEnabled(), "the quiz to be made")
-    assert len(panel.questions) < 30
-    assert f"{len(panel.questions)} of 30 questions" in panel.quiz_status.text()
+    got = len(panel.questions)
+    assert got < 30
+    assert (f"{got} of 30 questions" if got else "No questions") in panel.quiz_status.text()
     assert "pages of text" in panel.quiz_status.text() or "page of text" in panel.quiz_status.text()
 
 
@@ -179,7 +180,7 @@ def test_quiz_with_a_model_runs_in_the_background_and_closes_the_model(qtbot, li
     qtbot.addWidget(w)
     w.reload()
     wait_for(qtbot, lambda: not w.jobs.busy(), "the study job to finish")
-    w.chapter.setCurrentIndex(w.chapter.findData("3"))
+    w.chapter.setCurrentIndex(w.chapter.findData("2"))
     wait_for(qtbot, lambda: not w.jobs.busy(), "the study job to finish")
     w.quiz_count.setValue(2)
     w.make_quiz()

@@ -78,14 +78,14 @@ def test_glossary_quiz_on_the_sample(sample):
 
 def test_cli_quiz_json_contract(sample, capsys):
     lib, book_id = sample
-    assert main(["--library", str(lib.root), "quiz", book_id, "--chapter", "3", "-n", "2", "--no-model",
+    assert main(["--library", str(lib.root), "quiz", book_id, "--chapter", "2", "-n", "2", "--no-model",
                  "--json"]) == 0
     items = json.loads(capsys.readouterr().out)
     assert len(items) == 2
     for item in items:
         assert {"question", "choices", "answer", "source"} <= set(item)
         assert {"chunk_id", "section_title", "page_start", "printed_page"} <= set(item["source"])
-        assert item["answer"] in item["choices"] and item["source"]["chapter"] == "3"
+        assert item["answer"] in item["choices"] and item["source"]["chapter"] == "2"
 
 
 def test_anchored_generation_keys_a_glossary_term_printed_in_the_passage():
