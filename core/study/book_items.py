@@ -26,9 +26,10 @@ def _issue(reasons: dict[str, int], reason: str) -> None:
     reasons[reason] = reasons.get(reason, 0) + 1
 
 
-def cloze_item(statement: Statement, lesson: ChapterLesson, seed: int, reasons: dict[str, int]
-               ) -> QuizQuestion | None:
-    """The book's sentence with its term blanked; wrong answers are other terms of the chapter."""
+def cloze_item(statement: Statement, lesson: ChapterLesson, seed: int, reasons: dict[str, int],
+               any_term: bool = False) -> QuizQuestion | None:
+    """The book's sentence with its term blanked; wrong answers are sibling concepts (``any_term``: or
+    other terms of the chapter, for a chapter with too few concepts)."""
     term, sentence = statement.term, statement.text
     if not contains_answer(sentence, term):
         _issue(reasons, "term not in the sentence")
@@ -38,7 +39,8 @@ def cloze_item(statement: Statement, lesson: ChapterLesson, seed: int, reasons: 
         _issue(reasons, "term not in the sentence")
         return None
     distractors = fair_distractors(term, (), statement, lesson, question, seed,
-                                   siblings=sibling_concepts(statement, lesson.concepts, seed, lesson.kin))
+                                   siblings=sibling_concepts(statement, lesson.concepts, seed, lesson.kin),
+                                   any_term=any_term)
     v = verify_candidate(question, term, distractors, sentence, semantic=False)
     if not v.ok:
         _issue(reasons, v.reason if v.reason != "bad distractors" else "too few concepts of its kind in the chapter")

@@ -39,11 +39,12 @@ def _same_kind(term: str, pool: Sequence[str]) -> list[str]:
 
 
 def fair_distractors(answer: str, offered: Sequence[str], statement: Statement, lesson: ChapterLesson,
-                     question: str, seed: int, siblings: Sequence[str] = ()) -> list[str]:
+                     question: str, seed: int, siblings: Sequence[str] = (), any_term: bool = False) -> list[str]:
     """Three wrong answers: the ``siblings`` (``core.study.concepts.sibling_concepts``), then those
     ``offered`` (the model's, which must not share a word with the answer), minus any printed in the
     sentence, overlapping the answer or whose own sentence in the chapter answers the question; a code
-    name is topped up with the chapter's other names of the same sort."""
+    name is topped up with the chapter's other names of the same sort (``any_term``: any answer with the
+    chapter's other terms, the last resort of a chapter with too few concepts)."""
     la, lq = loose(answer), f" {loose(question)} "
     sentence = f" {loose(statement.text)} {loose(statement.context)} "
     on_it = [f" {loose(s.text)} " for s in lesson.statements if on_topic(question, s.text)]
@@ -72,7 +73,7 @@ def fair_distractors(answer: str, offered: Sequence[str], statement: Statement, 
             seen.add(loose(d))
     # a code name may be any other name of the same sort the chapter uses; a word answer gets only the
     # sibling concepts it was offered (no "push", "pull" or "recent decades" for "friction")
-    pool = list(lesson.terms) if is_ident(answer) else []
+    pool = list(lesson.terms) if is_ident(answer) or any_term else []
     spare = [t for t in _same_kind(answer, list(dict.fromkeys(pool))) if fits(t)][:25]
     random.Random(seed).shuffle(spare)
     words = len(answer.split())

@@ -203,13 +203,28 @@ def lesson_quiz(lesson: ChapterLesson, n: int, *, model=None, seed: int = 0,
         if item := instant(c, swap):
             keep(item, c.term, c.text)
             break
-    for ex in examples:
-        if sum(q.type is QuestionType.CODE_OUTPUT for q in kept) >= code_quota or stop():
-            break
-        attempted += 1
-        item = code_item(ex, lesson, seed + attempted, reasons)
-        if item:
-            keep(item)
+    def cloze_fill(upto: int) -> None:
+        for s in pool + spare:
+            if stop() or len(kept) >= upto:
+                break
+            if fresh(s) and (item := cloze_item(s, lesson, seed + attempted, reasons, any_term=True)):
+                keep(item, s.term, s.text)
+
+    def code_items(quota: int) -> None:
+        nonlocal attempted
+        for ex in examples:
+            if sum(q.type is QuestionType.CODE_OUTPUT for q in kept) >= quota or stop():
+                break
+            if any(q.code == ex.code for q in kept):
+                continue
+            attempted += 1
+            item = code_item(ex, lesson, seed + attempted, reasons)
+            if item:
+                keep(item)
+
+    code_items(max(code_quota, 1 if not kept else 0))  # no concept to ask at once: a code example is first
+    if not kept:  # ... or the book's first sentence about one of its terms: never wait for the model
+        cloze_fill(1)
     tick("code examples")
     tf_pool = [s for s in pool if s.standalone and s.kind is StatementKind.DEFINITION and s not in lesson.glossary
                and line_problem(s.text) is None and fresh(s)]
@@ -252,6 +267,8 @@ def lesson_quiz(lesson: ChapterLesson, n: int, *, model=None, seed: int = 0,
             break
         if fresh(c) and (item := instant(c, swap=True)):
             keep(item, c.term, c.text)
+    code_items(n)  # a chapter with few concepts but code: the book's examples fill up ...
+    cloze_fill(n)  # ... and, last, the book's sentences about any of its terms (as before concepts)
     tick("done")
     cancelled = bool(cancel and cancel())
     return QuizRun(tuple(kept), attempted, tuple(sorted(reasons.items())),
