@@ -170,7 +170,7 @@ def _is_code(term: str) -> bool:
 
 
 def _singular(word: str) -> str:
-    return re.sub(r"(?<=[a-z]{3})(?:ies)$", "y", re.sub(r"(?<=[a-z]{3})(?<!s)s$", "", word))
+    return re.sub(r"(?<=[a-z]{3})(?:ies)$", "y", re.sub(r"(?<=[a-z]{3})(?<![su])s$", "", word))
 
 
 def _head(term: str) -> str:
@@ -180,7 +180,7 @@ def _head(term: str) -> str:
 
 _GENUS_END = frozenset("that which who whom whose where when while in of on at by for to with from as than into "
                        "through about between among within without during after before under over used using based "
-                       "consisting caused created made taken found given known called".split())
+                       "consisting caused created made taken found given known called like such".split())
 _WRAPPER = frozenset("type kind form class sort category variety group set collection series member part".split())
 _COPULA = re.compile(r"\b(?:is|are)\s+(?:(?:an?|the|one)\s+)")
 
@@ -213,8 +213,10 @@ def genus(term: str, definition: str) -> str:
 
 
 def _kinds(c: Statement) -> set[str]:
-    """A concept's kinds: its definition's genus and its own head word ("exit poll" -> poll)."""
-    return {k for k in (genus(c.term, c.text), _head(c.term)) if k}
+    """A concept's kind: its definition's genus, else its own head word ("exit poll" -> poll).  The genus
+    decides when there is one: "linear combination of atomic orbitals" is a technique, not an orbital."""
+    kind = genus(c.term, c.text) or _head(c.term)
+    return {kind} if kind else set()
 
 
 def concept_kin(concepts: Sequence[Statement], encode: Callable[[Sequence[str]], Any]

@@ -22,7 +22,7 @@ from core.errors import LanternError
 from core.study.lesson import ChapterLesson
 from core.study.prose import narrative
 from core.study.quiz import on_topic
-from core.study.statements import Statement, StatementKind
+from core.study.statements import _VERBISH, Statement, StatementKind
 from core.study.text import contains_answer, content_words, loose, support
 
 log = logging.getLogger(__name__)
@@ -36,6 +36,17 @@ def _same_kind(term: str, pool: Sequence[str]) -> list[str]:
     """Terms of ``pool`` of the same sort as ``term`` (code identifiers vs. words)."""
     want = is_ident(term)
     return [t for t in pool if is_ident(t) == want]
+
+
+_NOT_A_NAME = re.compile(r"(?i)\b(?:must|can|could|will|would|should|may|might|goes|go|went|add|adds|hold|holds|"
+                         r"move|moves|away|instead|keep|keeps|track|enough|exposing|stuck|propensity|commonly|"
+                         r"combination|use|uses|make|makes|get|gets|takes?|need|needs|increases|decreases|counts|returns?)\b")
+
+
+def _named_thing(term: str) -> bool:
+    """A phrase that names a thing ("hash map", "borrow checker"), not a piece of a clause ("keys must",
+    "goes out", "propensity for exposing"): the last resort's options for a chapter with few concepts."""
+    return not _VERBISH.search(term) and not _NOT_A_NAME.search(term) and not re.search(r"\b(?:of|for|to|in)$", term)
 
 
 def fair_distractors(answer: str, offered: Sequence[str], statement: Statement, lesson: ChapterLesson,
@@ -73,7 +84,7 @@ def fair_distractors(answer: str, offered: Sequence[str], statement: Statement, 
             seen.add(loose(d))
     # a code name may be any other name of the same sort the chapter uses; a word answer gets only the
     # sibling concepts it was offered (no "push", "pull" or "recent decades" for "friction")
-    pool = list(lesson.terms) if is_ident(answer) or any_term else []
+    pool = list(lesson.terms) if is_ident(answer) else [t for t in lesson.terms if _named_thing(t)] if any_term else []
     spare = [t for t in _same_kind(answer, list(dict.fromkeys(pool))) if fits(t)][:25]
     random.Random(seed).shuffle(spare)
     words = len(answer.split())

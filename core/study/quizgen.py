@@ -253,6 +253,11 @@ def lesson_quiz(lesson: ChapterLesson, n: int, *, model=None, seed: int = 0,
             break
         if fresh(c) and (item := instant(c)):
             keep(item, c.term, c.text)
+    for c in lesson.concepts:  # ... then true or false from the book's definitions (no options to get wrong) ...
+        if stop():
+            break
+        if fresh(c) and (item := instant(c, swap=True)):
+            keep(item, c.term, c.text)
     defined = {f for c in lesson.concepts if c.kind is StatementKind.DEFINITION for f in term_forms(c.term)}
     for s in pool + spare:  # ... the book's other sentences about a defined concept or a code name ...
         if stop():
@@ -262,11 +267,6 @@ def lesson_quiz(lesson: ChapterLesson, n: int, *, model=None, seed: int = 0,
         item = cloze_item(s, lesson, seed + attempted, reasons)
         if item:
             keep(item, s.term, s.text)
-    for c in lesson.concepts:  # ... and true or false for concepts with too few of their kind
-        if stop():
-            break
-        if fresh(c) and (item := instant(c, swap=True)):
-            keep(item, c.term, c.text)
     code_items(n)  # a chapter with few concepts but code: the book's examples fill up ...
     cloze_fill(n)  # ... and, last, the book's sentences about any of its terms (as before concepts)
     tick("done")

@@ -89,3 +89,21 @@ def test_term_forms_cover_plural_and_abbreviation():
 
 def test_chapter_concepts_without_definitions_is_empty():
     assert chapter_concepts([make_chunk(1, "Nothing is defined here at all.")], (), ()) == ()
+
+
+def test_the_definition_decides_the_kind_over_the_last_word():
+    glossary = make_chunk(9, "Key Terms\n\n"
+                          "- p orbital: orbital shaped like a dumbbell with two lobes\n\n"
+                          "- s orbital: orbital shaped like a sphere around the nucleus\n\n"
+                          "- hybrid orbital: orbital created by combining atomic orbitals on a central atom\n\n"
+                          "- linear combination of atomic orbitals: technique for combining atomic orbitals",
+                          role=ChunkRole.GLOSSARY)
+    lesson = build_lesson("b00k", "1", [make_chunk(1, "Atoms bond."), glossary])
+    key = next(c for c in lesson.concepts if c.term == "p orbital")
+    assert set(sibling_concepts(key, lesson.concepts)) == {"s orbital", "hybrid orbital"}  # not the technique
+
+
+def test_a_last_resort_option_names_a_thing_not_a_piece_of_a_clause():
+    from core.study.quizchecks import _named_thing
+    assert _named_thing("hash map") and _named_thing("borrow checker")
+    assert not any(_named_thing(t) for t in ("keys must", "goes out", "propensity for exposing", "returns a mutable"))
