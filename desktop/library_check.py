@@ -26,6 +26,7 @@ class LibraryCheck(QObject):
         self.imports = imports
         self.window = parent
         self.box: QMessageBox | None = None
+        self.last: object = None  # the last check's outcome (a DoctorReport or an exception), None before one
 
     def start(self, *, quiet: bool = False, repair: bool = False) -> None:
         """Queue ``doctor`` (with ``repair``) behind any running import; report on the GUI thread."""
@@ -33,6 +34,7 @@ class LibraryCheck(QObject):
                                lambda outcome: self._done(outcome, quiet, repair))
 
     def _done(self, outcome: object, quiet: bool, repaired_run: bool) -> None:
+        self.last = outcome
         if isinstance(outcome, BaseException):
             self.finished.emit(outcome)
             show_error(self.window, outcome)

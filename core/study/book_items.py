@@ -89,10 +89,12 @@ def _says(concept: Statement, definition_of: Statement) -> str:
 def _other_concept(concept: Statement, lesson: ChapterLesson, seed: int) -> Statement | None:
     """The concept whose definition makes ``concept``'s false statement (see ``swap_item``)."""
     form = contains_answer(concept.text, concept.term)  # a sentence naming its term, or a glossary line
-    others = {c.term: c for c in lesson.concepts if c.kind is StatementKind.DEFINITION
-              and contains_answer(c.text, c.term) == form and line_problem(c.text) is None}
+    others = {c.term: c for c in lesson.concepts if c.kind is StatementKind.DEFINITION  # a glossary line is no
+              and contains_answer(c.text, c.term) == form and (not form or line_problem(c.text) is None)}  # sentence
     order = [t for t in sibling_concepts(concept, lesson.concepts, seed, lesson.kin) if t in others]
-    if not form:  # "The book defines X as ...": another glossary line reads well whatever its kind
+    if not form:  # "The book defines X as ...": another glossary line reads well; the nearest in meaning
+        near = next((ts for t, ts in lesson.kin if t == concept.term), ())  # is the least obviously false
+        order += [t for t in near if t in others and t not in order]
         order += [t for t, _ in sorted(((t, random.Random(seed + i).random()) for i, t in enumerate(others)),
                                        key=lambda x: x[1]) if t not in order]
     return next((others[t] for t in order if swappable(concept, others[t])), None)
