@@ -83,7 +83,8 @@ def _says(concept: Statement, definition_of: Statement) -> str:
                 term = term[0].lower() + term[1:]
             return term[0].upper() + term[1:] if m.start() == 0 else term
         return re.sub(rf"(?i)(?<!\w){re.escape(definition_of.term)}(?!\w)", named, definition_of.text, count=1)
-    return f"The book defines {concept.term} as “{definition_of.text.rstrip('.')}”."
+    definition = re.sub(r"^(?:\([^)]*\)\s*)+", "", definition_of.text).rstrip(".")  # "(also, dative bond) ..."
+    return f"In the book's glossary: “{concept.term}: {definition}”."  # reads whatever the definition's form
 
 
 def _other_concept(concept: Statement, lesson: ChapterLesson, seed: int) -> Statement | None:
@@ -92,7 +93,7 @@ def _other_concept(concept: Statement, lesson: ChapterLesson, seed: int) -> Stat
     others = {c.term: c for c in lesson.concepts if c.kind is StatementKind.DEFINITION  # a glossary line is no
               and contains_answer(c.text, c.term) == form and (not form or line_problem(c.text) is None)}  # sentence
     order = [t for t in sibling_concepts(concept, lesson.concepts, seed, lesson.kin) if t in others]
-    if not form:  # "The book defines X as ...": another glossary line reads well; the nearest in meaning
+    if not form:  # a glossary line ("term: definition"): another one reads well; the nearest in meaning
         near = next((ts for t, ts in lesson.kin if t == concept.term), ())  # is the least obviously false
         order += [t for t in near if t in others and t not in order]
         order += [t for t, _ in sorted(((t, random.Random(seed + i).random()) for i, t in enumerate(others)),
@@ -120,7 +121,7 @@ def swap_item(concept: Statement, lesson: ChapterLesson, truth: bool, seed: int,
         text, proof = _says(concept, other), f"{_line(concept)} — and of “{other.term}”: {_line(other)}"
     else:
         text, proof = _says(concept, concept), _line(concept)
-    quoted = text.startswith("The book defines")  # it quotes the book itself: no outer quotes
+    quoted = text.startswith("In the book's glossary")  # it quotes the book itself: no outer quotes
     return QuizQuestion(f"True or false: {text}" if quoted else f"True or false: “{text.rstrip('.')}.”", CHOICE_TF,
                         "True" if truth else "False", concept.source, concept.context, proof,
                         QuestionType.TRUE_FALSE, "book glossary", verified="the book's own definitions")
