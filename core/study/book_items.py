@@ -26,6 +26,11 @@ def _issue(reasons: dict[str, int], reason: str) -> None:
     reasons[reason] = reasons.get(reason, 0) + 1
 
 
+def _unverified(reasons: dict[str, int], reason: str) -> None:
+    """A concept item that failed ``verify_candidate``: "bad distractors" here means too few siblings."""
+    _issue(reasons, reason if reason != "bad distractors" else "too few concepts of its kind in the chapter")
+
+
 def cloze_item(statement: Statement, lesson: ChapterLesson, seed: int, reasons: dict[str, int],
                any_term: bool = False) -> QuizQuestion | None:
     """The book's sentence with its term blanked; wrong answers are sibling concepts (``any_term``: or
@@ -43,7 +48,7 @@ def cloze_item(statement: Statement, lesson: ChapterLesson, seed: int, reasons: 
                                    any_term=any_term)
     v = verify_candidate(question, term, distractors, sentence, semantic=False)
     if not v.ok:
-        _issue(reasons, v.reason if v.reason != "bad distractors" else "too few concepts of its kind in the chapter")
+        _unverified(reasons, v.reason)
         return None
     return QuizQuestion(question, _choices(term, distractors, question), term, statement.source, statement.context,
                         sentence, QuestionType.CLOZE, "book sentence", verified="the book's own sentence")
@@ -62,7 +67,7 @@ def concept_item(concept: Statement, lesson: ChapterLesson, seed: int, reasons: 
     line = _line(concept)
     v = verify_candidate(question, concept.term, distractors, line, semantic=False)
     if not v.ok:
-        _issue(reasons, v.reason if v.reason != "bad distractors" else "too few concepts of its kind in the chapter")
+        _unverified(reasons, v.reason)
         return None
     return QuizQuestion(question, _choices(concept.term, distractors, question), concept.term, concept.source,
                         concept.context, line, QuestionType.MULTIPLE_CHOICE,

@@ -26,7 +26,7 @@ import numpy as np
 from core.models import Chunk, ChunkRole
 from core.study.models import SourceRef
 from core.study.prose import line_problem, narrative, split_sentences, standalone
-from core.study.statements import Statement, StatementKind, term_ok
+from core.study.statements import Statement, StatementKind, is_code_term, term_ok
 from core.study.text import STOPWORDS, content_words, loose
 
 MAX_CONCEPTS = 80
@@ -103,31 +103,31 @@ def chapter_concepts(chunks: Sequence[Chunk], glossary: Sequence[Statement], fou
     defined = sorted((s for s in found if s.kind is StatementKind.DEFINITION and term_ok(s.term)
                       and role.get(s.source.chunk_id) is not ChunkRole.EXAMPLE),
                      key=lambda s: (not s.standalone, -s.score))
-    picked: dict[str, tuple[int, int, Statement]] = {}
-    for order, s in enumerate([*glossary, *defined]):
+    named: set[str] = set()  # every form of every concept chosen so far
+    chosen: list[tuple[bool, int, int, Statement]] = []  # (found by use only, -mentions, order, statement)
+
+    def choose(s: Statement, forms: set[str], count: int, by_use: bool) -> None:
+        named.update(forms)
+        chosen.append((by_use, -count, len(chosen), s))
+
+    for s in [*glossary, *defined]:
         forms = term_forms(s.term)
-        if any(f in picked for f in forms) or not term_ok(s.term):
+        if forms & named or not term_ok(s.term):
             continue
         count = _mentions(s.term, texts)
         if s not in glossary and count < 2:
             continue  # a term the text defines and never returns to is an aside, not a key concept
-        entry = (count, order, s if s in glossary else _with_antecedent(s))
-        for f in forms:
-            picked[f] = entry
-    if book_chunks and len({id(e[2]) for e in picked.values()}) < FILL_TO:
+        choose(s if s in glossary else _with_antecedent(s), forms, count, False)
+    if book_chunks and len(chosen) < FILL_TO:
         raw = _URL.sub(" ", " ".join(c.text for c in chunks))
         for phrase, count in owned_phrases(texts, _texts(book_chunks)):
-            if len({id(e[2]) for e in picked.values()}) >= FILL_TO:
+            if len(chosen) >= FILL_TO:
                 break
             forms = term_forms(phrase)
-            stated = None if forms & picked.keys() or not term_ok(phrase) else _stated(phrase, found, raw, chunks)
+            stated = None if forms & named or not term_ok(phrase) else _stated(phrase, found, raw, chunks)
             if stated is not None:  # after every term the book defines: ranked among themselves
-                for f in forms:
-                    picked[f] = (count, len(found) + len(glossary) + len(picked), stated)
-    unique = {id(e[2]): e for e in picked.values()}.values()
-    defined_here = len(found) + len(glossary)
-    ranked = sorted(unique, key=lambda e: (e[1] >= defined_here, -e[0], e[1]))[:MAX_CONCEPTS]
-    return tuple(dataclasses.replace(s, score=float(count)) for count, _, s in ranked)
+                choose(stated, forms, count, True)
+    return tuple(dataclasses.replace(s, score=float(-neg)) for _, neg, _, s in sorted(chosen)[:MAX_CONCEPTS])
 
 
 _TOKEN = re.compile(r"[a-z][a-z\-’']*[a-z]|[a-z]")
@@ -163,10 +163,6 @@ def owned_phrases(chapter_texts: Sequence[str], book_texts: Sequence[str]) -> li
     keep = [p for p, n in owned.items()  # not mostly inside a longer owned phrase ("exit" of "exit polls")
             if not any(p != q and f" {p} " in f" {q} " and 2 * owned[q] > n for q in owned)]
     return sorted(((p, owned[p]) for p in keep), key=lambda x: (-x[1], x[0]))
-
-
-def _is_code(term: str) -> bool:
-    return bool(re.search(r"[()`%_:]", term))
 
 
 def _singular(word: str) -> str:
@@ -254,11 +250,11 @@ def sibling_concepts(key: Statement, concepts: Sequence[Statement], seed: int = 
         if c.kind is not StatementKind.DEFINITION:
             continue  # a phrase found by use alone may be a fragment ("keys must", "type of galaxy")
         forms = term_forms(c.term)
-        if forms & key_forms or any(f" {f} " in proof for f in forms) or loose(c.text) == loose(key.text):
+        if any(f" {f} " in proof for f in forms) or loose(c.text) == loose(key.text):
             continue
-        if any(f in k or k in f for f in forms for k in key_forms if min(len(f), len(k)) >= 4):
-            continue  # "reinforcement" for "positive reinforcement": a part of the answer, not another concept
-        if _is_code(c.term) != _is_code(key.term) or not _kinds(c) & key_kinds:
+        if _same_or_part(key_forms, forms):
+            continue  # the answer itself, or "reinforcement" for "positive reinforcement": a part of it
+        if is_code_term(c.term) != is_code_term(key.term) or not _kinds(c) & key_kinds:
             continue  # not the same kind of thing: an ideology is no option for a poll
         if any(f" {k} " in f" {loose(c.text)} " for k in key_forms) or (
                 genus(c.term, c.text) == _head(key.term) != _head(c.term)):
@@ -268,12 +264,18 @@ def sibling_concepts(key: Statement, concepts: Sequence[Statement], seed: int = 
     return [t for _, t in sorted(out)]
 
 
+def _same_or_part(a: set[str], b: set[str]) -> bool:
+    """Two concepts' forms (``term_forms``) name the same thing, or one is a part of the other
+    ("reinforcement" of "positive reinforcement")."""
+    return bool(a & b) or any(f in k or k in f for f in b for k in a if min(len(f), len(k)) >= 4)
+
+
 def swappable(key: Statement, other: Statement) -> bool:
     """Is ``other``'s definition plainly wrong for ``key`` by the book: a different concept, neither a kind
     of the other ("regression" is a defense mechanism; "positive reinforcement" is a reinforcement), and
     neither definition naming the other's term?"""
     kf, of = term_forms(key.term), term_forms(other.term)
-    if kf & of or any(f in k or k in f for f in of for k in kf if min(len(f), len(k)) >= 4):
+    if _same_or_part(kf, of):
         return False
     if any(f" {f} " in f" {loose(other.text)} " for f in kf) or any(f" {f} " in f" {loose(key.text)} " for f in of):
         return False

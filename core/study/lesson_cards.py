@@ -15,7 +15,7 @@ from core.study.lesson import ChapterLesson
 from core.study.models import CardOrigin, Flashcard
 from core.study.prose import narrative
 from core.study.quizchecks import askable
-from core.study.statements import StatementKind
+from core.study.statements import StatementKind, is_code_term
 from core.study.text import contains_answer, loose
 
 
@@ -81,7 +81,7 @@ def lesson_cards(lesson: ChapterLesson, limit: int = MAX_LESSON_CARDS) -> list[F
     for s in ranked:
         if not s.standalone or narrative(s.text):
             continue
-        code = re.search(r"[()`%_:]", s.term)
+        code = is_code_term(s.term)
         defined = loose_text(s.term) in concepts  # the chapter defines it (glossary or a defining sentence)
         if s.kind is StatementKind.DEFINITION or s.kind in (StatementKind.RULE, StatementKind.FACT) \
                 and _opens_with(s) and (code or defined):

@@ -197,18 +197,23 @@ def lesson_quiz(lesson: ChapterLesson, n: int, *, model=None, seed: int = 0,
     def stop() -> bool:
         return len(kept) >= n or bool(cancel and cancel())
 
-    for swap, c in ((swap, c) for swap in (False, True) for c in lesson.concepts[:12]):
-        if stop():  # the first item at once: the most central concept the book's words can ask
-            break
-        if item := instant(c, swap):
-            keep(item, c.term, c.text)
-            break
-    def cloze_fill(upto: int) -> None:
+    def concept_fill(swap: bool, among: Sequence[Statement] = lesson.concepts, upto: int = n) -> None:
+        for c in among:
+            if stop() or len(kept) >= upto:
+                break
+            if fresh(c) and (item := instant(c, swap)):
+                keep(item, c.term, c.text)
+
+    def cloze_fill(upto: int = n, about: Callable[[Statement], bool] = lambda _s: True, any_term: bool = False
+                   ) -> None:
         for s in pool + spare:
             if stop() or len(kept) >= upto:
                 break
-            if fresh(s) and (item := cloze_item(s, lesson, seed + attempted, reasons, any_term=True)):
+            if fresh(s) and about(s) and (item := cloze_item(s, lesson, seed + attempted, reasons, any_term)):
                 keep(item, s.term, s.text)
+
+    for swap in (False, True):  # the first item at once: the most central concept the book's words can ask
+        concept_fill(swap, lesson.concepts[:12], upto=1)
 
     def code_items(quota: int) -> None:
         nonlocal attempted
@@ -224,7 +229,7 @@ def lesson_quiz(lesson: ChapterLesson, n: int, *, model=None, seed: int = 0,
 
     code_items(max(code_quota, 1 if not kept else 0))  # no concept to ask at once: a code example is first
     if not kept:  # ... or the book's first sentence about one of its terms: never wait for the model
-        cloze_fill(1)
+        cloze_fill(1, any_term=True)
     tick("code examples")
     tf_pool = [s for s in pool if s.standalone and s.kind is StatementKind.DEFINITION and s not in lesson.glossary
                and line_problem(s.text) is None and fresh(s)]
@@ -248,27 +253,12 @@ def lesson_quiz(lesson: ChapterLesson, n: int, *, model=None, seed: int = 0,
         item = mc_item(model, s, lesson, seed + attempted, reasons)
         if item:
             keep(item, s.term, s.text, s.context)
-    for c in lesson.concepts:  # ... then the key concepts in the book's own words, among their siblings ...
-        if stop():
-            break
-        if fresh(c) and (item := instant(c)):
-            keep(item, c.term, c.text)
-    for c in lesson.concepts:  # ... then true or false from the book's definitions (no options to get wrong) ...
-        if stop():
-            break
-        if fresh(c) and (item := instant(c, swap=True)):
-            keep(item, c.term, c.text)
+    concept_fill(swap=False)  # ... then the key concepts in the book's own words, among their siblings ...
+    concept_fill(swap=True)  # ... then true or false from the book's definitions (no options to get wrong) ...
     defined = {f for c in lesson.concepts if c.kind is StatementKind.DEFINITION for f in term_forms(c.term)}
-    for s in pool + spare:  # ... the book's other sentences about a defined concept or a code name ...
-        if stop():
-            break
-        if not fresh(s) or not (term_forms(s.term) & defined or is_ident(s.term)):
-            continue
-        item = cloze_item(s, lesson, seed + attempted, reasons)
-        if item:
-            keep(item, s.term, s.text)
-    code_items(n)  # a chapter with few concepts but code: the book's examples fill up ...
-    cloze_fill(n)  # ... and, last, the book's sentences about any of its terms (as before concepts)
+    cloze_fill(about=lambda s: bool(term_forms(s.term) & defined) or is_ident(s.term))  # ... a defined concept
+    code_items(n)  # or a code name; a chapter with few concepts but code: the book's examples fill up ...
+    cloze_fill(any_term=True)  # ... and, last, the book's sentences about any of its terms (as before concepts)
     tick("done")
     cancelled = bool(cancel and cancel())
     return QuizRun(tuple(kept), attempted, tuple(sorted(reasons.items())),

@@ -118,10 +118,15 @@ def identifiers(sentence: str) -> list[str]:
     return out
 
 
+def is_code_term(term: str) -> bool:
+    """A term that names code ("sum()", "`mut`", "%in%", "snake_case", "std::io"), not a word of the prose."""
+    return bool(re.search(r"[()`%_:]", term))
+
+
 def term_ok(term: str) -> bool:
     """A term a student can be asked for: 1-6 words, no pronoun or dangling word, no markup."""
     words = term.split()
-    code = bool(re.search(r"[()`%_:]", term))
+    code = is_code_term(term)
     return (2 <= len(term) <= 50 and 1 <= len(words) <= 6 and not _BAD_TERM.search(term)
             and not (len(words) > 1 and _FUNCTION_WORDS & {w.lower() for w in words})
             and (len(term) >= 3 or code)  # "df", "x": a name in an example, not a term
