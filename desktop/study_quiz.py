@@ -17,9 +17,6 @@ class QuizActions:
     def make_quiz(self) -> None:
         book, chapter, n = self.book_id(), self.chapter_number(), self.quiz_count.value()
         self.cancel_event.clear()
-        self.generate_button.setEnabled(False)
-        self.cancel_button.setEnabled(True)
-        self.quiz_progress.show()
         self.quiz_progress.setRange(0, 0)
         self.quiz_status.setText(f"Reading chapter {chapter}…")
         self._show_quiz(None, making=True)  # items arrive one by one (``_quiz_item_arrived``)
@@ -46,9 +43,7 @@ class QuizActions:
 
     def _quiz_made(self, run) -> None:
         """The quiz is complete: keep the student's place and answers, say what was made."""
-        self.generate_button.setEnabled(True)
-        self.cancel_button.setEnabled(False)
-        self.quiz_progress.hide()
+        self._set_making(False)
         self.questions = list(run.questions)
         self.quiz_status.setText(render.quiz_summary(run.questions, self.quiz_count.value(), run.seconds, run.note))
         if self.q_index >= len(self.questions):  # waiting for an item that will not come: the score
@@ -84,10 +79,14 @@ class QuizActions:
         self._show_quiz(None)
         self.quiz_status.setText(f"No quiz: {error_text(exc)}")
 
-    def _show_quiz(self, run, making: bool = False) -> None:
-        self.generate_button.setEnabled(making is False)
+    def _set_making(self, making: bool) -> None:
+        """While a quiz is made: Cancel and the progress bar instead of "Make a quiz"."""
+        self.generate_button.setEnabled(not making)
         self.cancel_button.setEnabled(making)
         self.quiz_progress.setVisible(making)
+
+    def _show_quiz(self, run, making: bool = False) -> None:
+        self._set_making(making)
         self.questions, self.q_index = (list(run.questions) if run else []), 0
         self.answered = {}  # question index -> right or not: the score and the review at the end
         if run is not None:

@@ -27,6 +27,12 @@ def _lesson(texts, *, book_texts=(), key_terms=()):
     return build_lesson("b00k", "1", chunks, book_chunks=book)
 
 
+def _glossary_lesson(text: str, lines: list[str]):
+    """A one-passage chapter followed by its "Key Terms" list (``term: definition`` lines)."""
+    glossary = make_chunk(9, "Key Terms\n\n" + "\n\n".join(f"- {line}" for line in lines), role=ChunkRole.GLOSSARY)
+    return build_lesson("b00k", "1", [make_chunk(1, text), glossary])
+
+
 def test_concepts_are_the_terms_the_text_defines_most_mentioned_first_and_none_from_an_example():
     lesson = _lesson(FREUD)
     terms = [c.term for c in lesson.concepts]
@@ -59,15 +65,13 @@ def test_a_phrase_the_chapter_owns_is_a_concept_when_the_book_marks_nothing():
 
 
 def test_siblings_are_concepts_of_the_same_kind_and_never_right_by_the_book():
-    glossary = make_chunk(9, "Key Terms\n\n"
-                          "- positive reinforcement: adding a desirable stimulus to increase a behavior\n\n"
-                          "- negative reinforcement: taking away an undesirable stimulus to increase a behavior\n\n"
-                          "- positive punishment: adding an undesirable stimulus to decrease a behavior\n\n"
-                          "- extinction: decrease in the conditioned response when the stimulus stops\n\n"
-                          "- negative punishment: taking away a pleasant stimulus, unlike positive punishment\n\n"
-                          "- time-out: a negative reinforcement procedure in which a child is removed",
-                          role=ChunkRole.GLOSSARY)
-    lesson = build_lesson("b00k", "1", [make_chunk(1, "Behavior changes with its consequences."), glossary])
+    lesson = _glossary_lesson("Behavior changes with its consequences.", [
+        "positive reinforcement: adding a desirable stimulus to increase a behavior",
+        "negative reinforcement: taking away an undesirable stimulus to increase a behavior",
+        "positive punishment: adding an undesirable stimulus to decrease a behavior",
+        "extinction: decrease in the conditioned response when the stimulus stops",
+        "negative punishment: taking away a pleasant stimulus, unlike positive punishment",
+        "time-out: a negative reinforcement procedure in which a child is removed"])
     concept = {c.term: c for c in lesson.concepts}
     siblings = set(sibling_concepts(concept["negative reinforcement"], lesson.concepts))
     assert siblings == {"positive reinforcement", "positive punishment", "negative punishment"}
@@ -92,13 +96,11 @@ def test_chapter_concepts_without_definitions_is_empty():
 
 
 def test_the_definition_decides_the_kind_over_the_last_word():
-    glossary = make_chunk(9, "Key Terms\n\n"
-                          "- p orbital: orbital shaped like a dumbbell with two lobes\n\n"
-                          "- s orbital: orbital shaped like a sphere around the nucleus\n\n"
-                          "- hybrid orbital: orbital created by combining atomic orbitals on a central atom\n\n"
-                          "- linear combination of atomic orbitals: technique for combining atomic orbitals",
-                          role=ChunkRole.GLOSSARY)
-    lesson = build_lesson("b00k", "1", [make_chunk(1, "Atoms bond."), glossary])
+    lesson = _glossary_lesson("Atoms bond.", [
+        "p orbital: orbital shaped like a dumbbell with two lobes",
+        "s orbital: orbital shaped like a sphere around the nucleus",
+        "hybrid orbital: orbital created by combining atomic orbitals on a central atom",
+        "linear combination of atomic orbitals: technique for combining atomic orbitals"])
     key = next(c for c in lesson.concepts if c.term == "p orbital")
     assert set(sibling_concepts(key, lesson.concepts)) == {"s orbital", "hybrid orbital"}  # not the technique
 
