@@ -27,9 +27,9 @@ from typing import Any
 
 
 from core.answer.attribution import (BEYOND_BOOK_LABEL, Support, attribute, best_quotes, build_citations,
-                                     complete_sentences, is_connective, pasted_code, render, split_answer, stems)
+                                     complete_sentences, render, split_answer, stems)
 from core.answer.followup import rewrite_followup
-from core.answer.grounding import Grounded, evidence_citations, ground
+from core.answer.grounding import ABOUT_PROGRAM, Grounded, evidence_citations, ground
 from core.answer.markers import MarkerFilter, ParagraphGate, strip_source_tags
 from core.answer.evidence import Gathered, evidence_signals
 from core.answer.preparation import AnswerSettings, Prepared, embed_candidates, gather_evidence, prepare
@@ -302,9 +302,8 @@ class Tutor:
         if not self.settings.drop_unsupported:
             attributed = [replace(a, support=Support.WEAK) if a.support is Support.NONE else a for a in attributed]
         supported = [a for a in attributed if a.support is Support.SUPPORTED]
-        # About a program the student pasted, sentences on that program count as answering (kept uncited).
-        about_code = bool(pasted_code(base.search_question)) and any(
-            a.support is Support.CONNECTIVE and not is_connective(a.text) for a in attributed)
+        # About a program the student pasted, sentences on that program count as answering (kept, greyed).
+        about_code = any(a.conflict == ABOUT_PROGRAM for a in attributed)
         notice = ""
         declined = says_not_covered(raw)
         grounded = (supported or about_code) and not declined

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from core.answer.attribution import Support, render, split_answer
-from core.answer.grounding import Grounded, directions, evidence_citations, ground, not_carried
+from core.answer.grounding import ABOUT_PROGRAM, Grounded, directions, evidence_citations, ground, not_carried
 from core.models import BookId, Chunk, ChunkId, ChunkRole, SectionId, Source
 
 FOLKWAYS = "Folkways are norms for routine or casual interaction, such as how to dress."
@@ -94,11 +94,12 @@ def test_one_citation_per_evidence_sentence_each_with_its_own_quote():
     assert cites[0].section == cites[1].section == "3.2" and cites[0].quote != cites[1].quote
 
 
-def test_what_an_answer_says_of_the_students_own_program_is_kept_uncited():
+def test_what_an_answer_says_of_the_students_own_program_is_greyed_as_not_the_books():
     question = "Does this program compile?\n```\nfn main() {\n    let total = 5;\n}\n```"
     out = ground(split_answer("Yes, this program compiles. Rust was made by aliens."),
                  Grounded({1: "A variable binding gives a name to a value."}), question=question)
-    assert [a.support for a in out] == [Support.CONNECTIVE, Support.WEAK]
+    assert [a.support for a in out] == [Support.WEAK, Support.WEAK]
+    assert [a.conflict == ABOUT_PROGRAM for a in out] == [True, False] and not out[0].cited
 
 
 def test_words_that_point_at_the_source_are_not_claims():
@@ -120,3 +121,11 @@ def test_a_citation_shows_its_evidence_sentence_whole_however_long():
                  Grounded({1: long}))
     cites = evidence_citations(out, [Source(1, chunk, long, "15.2 DSM, p. 9", quote=long)])
     assert cites[0].quote == long
+
+
+def test_the_chip_shows_the_sentence_that_states_the_claim_not_the_neighbour_the_model_cited():
+    evidence = {1: "Dendrites serve as input sites where signals are received from other neurons.",
+                2: "Signals from other neurons reach the dendrites, and the axon then carries them onward."}
+    out = ground(split_answer("Dendrites receive signals from other neurons [2]."), Grounded(evidence),
+                 question="Which part of a neuron receives incoming signals?")
+    assert out[0].support is Support.SUPPORTED and out[0].cited == (1,)

@@ -199,6 +199,15 @@ def test_an_answer_no_evidence_sentence_carries_is_declined(lib):
     assert "doesn't seem to cover" in answer.text and answer.nearest_sections
 
 
+def test_what_it_says_of_a_pasted_program_is_shown_greyed_not_declined(lib):
+    question = "Does this program print the energy?\n```\nfn main() {\n    let energy = 5;\n}\n```"
+    model = FakeChatModel("Yes, this program prints 5 because energy is bound to 5.")
+    answer = collect(tutor(lib, model).ask(question))
+    assert not answer.refused and "prints 5" in answer.text
+    assert answer.unsupported == ("Yes, this program prints 5 because energy is bound to 5.",)
+    assert not answer.citations
+
+
 def test_passage_reader_falls_back_to_the_books_words_when_retrieval_is_sure(lib):
     model = FakeChatModel("Volcanoes erupt molten rock across distant oceans regularly.")
     answer = collect(tutor(lib, model, reader="passages").ask("Where does photosynthesis happen?"))
