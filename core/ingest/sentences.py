@@ -39,7 +39,7 @@ _NEVER_ABBREVIATIONS = frozenset({
 # Abbreviations after which a split is always wrong, whatever follows.
 _ALWAYS_JOIN = re.compile(
     r"(?:^|[\s(\[{\"'“‘])(?:e\.g|i\.e|cf|vs|viz|approx|et\s+al|fig|figs|eq|eqs|eqn|eqns|ch|chap|sec|secs|"
-    r"dr|mr|mrs|ms|prof)\.$", re.IGNORECASE)
+    r"dr|mr|mrs|ms|prof|v)\.$", re.IGNORECASE)  # "v.": a case name ("Marbury v. Madison")
 # Abbreviations that only bind to a number (or numbered thing) after them: "No. 5", "p. 12", "Vol. II".
 _JOIN_BEFORE_NUMBER = re.compile(
     r"(?:^|[\s(\[{\"'“‘])(?:no|nos|p|pp|vol|vols|art|ref|refs|tab|para|ex|pt|app|appx)\.$", re.IGNORECASE)

@@ -25,7 +25,7 @@ from core.study.text import is_prose, loose, normalize, sentences, stitch, suppo
 
 log = logging.getLogger(__name__)
 
-GUIDE_VERSION = 6
+GUIDE_VERSION = 10
 MAX_SUMMARY = 16
 MAX_TERMS = 40
 _BULLET = re.compile(r"^\s*(?:[-*•]|\d{1,2}[.)])\s+")
@@ -66,12 +66,18 @@ def _summary_paragraphs(chunks: Sequence[Chunk], limit: int) -> list[GuideItem]:
 
 
 MAX_POINTS = 3  # per section
+# The book says it is an example ("Sodium chloride, for example, consists of ..."), or a whole sentence in brackets.
+_ASIDE = re.compile(r"(?i)\bfor (?:example|instance)\b|^\(.*\)\W*$")
 
 
-def section_points(statements: Sequence[Statement], headings: Sequence[str]) -> list[Statement]:
-    """One to three whole, standalone sentences of a section: best scored, different terms, reading order."""
+def section_points(statements: Sequence[Statement], headings: Sequence[str],
+                   asides: frozenset = frozenset()) -> list[Statement]:
+    """One to three whole, standalone sentences of a section: best scored, different terms, reading order.
+
+    Never from ``asides`` (ids of the chapter's worked examples and code: a hand check of 138 guide lines found
+    a worked example's numbers and "the ion" of one case among them)."""
     good = [s for s in statements if s.standalone and s.kind not in (StatementKind.EXAMPLE, StatementKind.PROCEDURE)
-            and line_problem(s.text, headings) is None]
+            and s.source.chunk_id not in asides and not _ASIDE.search(s.text) and line_problem(s.text, headings) is None]
     chosen: list[Statement] = []
     for s in sorted(good, key=lambda s: -s.score):
         if len(chosen) < MAX_POINTS and all(loose(s.term) != loose(c.term) for c in chosen):
@@ -101,6 +107,7 @@ def build_guide(book_id: str, chapter: str, chunks: Sequence[Chunk], lesson: Cha
                     seen.add(key)
                     objectives.append(GuideItem(_period(line[:1].upper() + line[1:]), SourceRef.of(c)))
     headings = [s.title for s in lesson.sections] + [lesson.title]
+    asides = frozenset(c.id for c in chunks if c.role in (ChunkRole.EXAMPLE, ChunkRole.CODE))
     try_this: dict[object, list[str]] = {}
     for e in lesson_practice(lesson):
         try_this.setdefault(e.source.section_id, []).append(e.label)
@@ -108,7 +115,7 @@ def build_guide(book_id: str, chapter: str, chunks: Sequence[Chunk], lesson: Cha
     shown: set[str] = set()
     for info in lesson.sections:
         fresh = [s for s in lesson.in_section(info.section_id) if loose(s.text) not in shown]
-        points = section_points(fresh, headings)
+        points = section_points(fresh, headings, asides)
         shown.update(loose(p.text) for p in points)
         if points:
             sections.append(GuideSection(info.number, info.title, info.page,

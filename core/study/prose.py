@@ -35,17 +35,22 @@ _DANGLING = re.compile(
     r"you|i|in (?:this|that|these|such|our|the (?:previous|next|following))|on the other hand|for (?:this|that) "
     r"reason|as (?:a result|such|before|above|mentioned|noted|shown|we)|above|below|see|recall|note|notice|"
     r"remember|let'?s|let’s|figure|table|listing|example|one|two|suppose|consider|imagine|assume|let|in addition|"
-    r"additionally|meanwhile|instead|rather|still|yet|even so|the (?:problem|"
+    r"additionally|meanwhile|instead|rather|still|yet|even so|his|her|for one|similar|in similar|in both|"
+    r"in particular|in fact|in (?:reaction|response)|the (?:left|right|top|bottom|center|middle)\b|the (?:problem|"
     r"result|answer|following|same|rest|latter|former|reason|other|first|second|last|next|previous))\b")
 _XREF = re.compile(r"(?i)\b(?:see|in|of) (?:Section|Chapter|Figure|Table|Appendix|Listing)s? [\dA-Z]|\bpages? \d|"
                    r"\bin (?:this|that|each|the following|the previous|our) (?:case|example|listing|code)\b|"
                    r"\((?:[a-h]|[ivx]{1,3})\)|"
                    r"\b(?:should be able to|would expect|might expect|let[’']s|we[’']ll see|we haven[’']t)\b|"
+                   r"\bwe(?:[’']ve| have) been\b|\byou (?:might|may) have (?:noticed|seen|heard)\b|\bmuch to your\b|"
                    r"^(?:\w+[ ,]+){0,3}(?:this|these|such|that) (?!is\b|are\b|was\b)\w+|"
-                   r"\b(?:these|those|such) (?!as\b|that\b)\w+|"
+                   r"\b(?:these|those|such) (?!as\b|that\b)\w+|\bthis (?!is\b|was\b|means\b)[a-z]\w*|"
+                   r"\blike this\b|\bone example\b|, however,|\ba similar\b|\(see\b|"
                    r"\b(?:above|below|previous|following|earlier|later)\b|\[[^\]]+\]")
-_SETUP = re.compile(r"(?i)^(?:for (?:example|instance)\b|as an? [^,.]{0,40}\bexample\b|in (?:this|the) example\b|"
+_SETUP = re.compile(r"(?i)^(?:for (?:example|instance)\b|as (?:an?|another) [^,.]{0,40}\bexample\b|in (?:this|the) example\b|"
                     r"the (?:following|next) (?:example|code|program|listing)\b)")
+_LOST_FIGURE = re.compile(r"\b(?:[Aa]s|[Ii]n) (?:shows|illustrates|depicts|indicates|summarizes|lists)\b|"
+                          r"\b(?:in|see|like|from|of) [,.;:)]")  # "As you can see in , the belt", "(like )"
 _TITLE_RUN = re.compile(r"^(?:[A-Z][\w’'-]*\s+(?:(?:of|on|the|in|and|for|to|a|an|with)\s+)*){2,}(?:A|An|The)\s+[a-z]")
 _FINITE = re.compile(r"(?i)\b(?:is|are|was|were|has|have|had|can|could|will|would|may|might|must|should|does|do|did|"
                      r"means|makes|allows|gives|lets|requires|helps|takes|becomes|involves|uses|needs)\b")
@@ -160,6 +165,8 @@ def line_problem(line: str, headings: Iterable[str] = ()) -> str | None:
         return "footnote marker"
     if re.search(r"[a-z]{2,}\.[A-Z][a-z]{2,}", s):
         return "two sentences glued"  # "... to become citizens.Theodore Haas."
+    if _LOST_FIGURE.search(s):
+        return "a figure reference lost"  # "As shows, the major sensory organs ..." (the PDF's link text dropped)
     if _TITLE_RUN.match(s):
         return "heading run into a sentence"
     long = [w for w in re.findall(r"[A-Za-z][\w’'-]*", s) if len(w) > 3]

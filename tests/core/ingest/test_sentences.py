@@ -63,6 +63,8 @@ TRICKY = [
      ["Results (Figs. 2 and 3) agree.", "The trend is linear."]),
     ("The meeting was at 3 p.m. yesterday. Nobody came.",
      ["The meeting was at 3 p.m. yesterday.", "Nobody came."]),
+    ("In Marbury v. Madison, the Court claimed judicial review. It mattered.",
+     ["In Marbury v. Madison, the Court claimed judicial review.", "It mattered."]),
 ]
 
 # A stand-in for a book: ordinary prose plus each tricky case once (Punkt learns from repetition,

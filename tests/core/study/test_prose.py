@@ -37,6 +37,9 @@ def test_line_problem_names_what_is_wrong():
     assert line_problem("Matrix multiplication.", [heading]) in ("too short", "a copy of the heading")
     assert line_problem("In such cases the smaller matrix is used, as follows:") == "no terminal punctuation"
     assert line_problem("See [Appendix A][appendix_a]<!-- ignore --> for the list of keywords.") == "markup"
+    assert line_problem("As shows, the major sensory organs sit inside the inner ear.") == "a figure reference lost"
+    assert line_problem("As you can see in , the asteroid belt lies between Mars and Jupiter.") == \
+        "a figure reference lost"
 
 
 def test_standalone_sentences_do_not_lean_on_the_one_before():
@@ -44,6 +47,16 @@ def test_standalone_sentences_do_not_lean_on_the_one_before():
     assert not standalone("This is known as the difference threshold.")
     assert not standalone("However, the best way is crossprod(x).")
     assert not standalone("Other functions are available, as we shall see in Section 5.4.")
+    # a referent in another sentence (the guide's hand check: "this Virginia Plan", "His great contribution")
+    for s in ("Delegates from small states objected to this Virginia Plan.", "His great contribution was a theory.",
+              "For one, each participant must sign a consent form.", "Methods like this are called getters.",
+              "In similar experiments, the ray was deflected.", "In both cases, the disturbance travels outward.",
+              "The left structure depicts a carbon atom bonded to three oxygen atoms.",
+              "More often than not, however, the top-two system is used in state elections.",
+              "A vector is a similar collection type that can grow or shrink.",
+              "The energy levels we have been discussing are like rungs of a ladder."):
+        assert not standalone(s), s
+    assert standalone("A catalyst is a substance that speeds up a reaction without being used up.")
 
 
 def test_a_sentence_talking_to_the_reader_is_narrative():
