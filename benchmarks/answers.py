@@ -54,7 +54,7 @@ def load() -> str:
     return "load %.2f %.2f %.2f" % os.getloadavg()
 
 
-def keyed_questions(book: str, n: int, paraphrased: bool = False) -> tuple[list, dict]:
+def keyed_questions(book: str, n: int, paraphrased: bool = False, shift: float = 0.0) -> tuple[list, dict]:
     """``n`` keyed questions of the book spread over it (or, with ``paraphrased``, their student-worded
     versions), and the keys by qid."""
     questions = load_questions(BENCH / book / "questions.jsonl")
@@ -64,13 +64,14 @@ def keyed_questions(book: str, n: int, paraphrased: bool = False) -> tuple[list,
         path = DATA / "paraphrased" / f"{book}.jsonl"
         reworded = {r["qid"]: r["question"] for r in load_jsonl(path)} if path.exists() else {}
         pool = [replace(q, question=reworded[q.qid], choices=(), program="") for q in questions if q.qid in reworded]
-        return spread(pool, n), keys
+        return spread(pool, n, shift), keys
     pool = [q for q in questions if q.qid in keys] or questions  # without keys: citations only
-    return spread(pool, n), keys
+    return spread(pool, n, shift), keys
 
 
-def answers(tutor: Tutor, book: str, n: int, book_id: str, log_rows: list, paraphrased: bool = False) -> dict:
-    questions, keys = keyed_questions(book, n, paraphrased)
+def answers(tutor: Tutor, book: str, n: int, book_id: str, log_rows: list, paraphrased: bool = False,
+            shift: float = 0.0) -> dict:
+    questions, keys = keyed_questions(book, n, paraphrased, shift)
     labels: dict = {}
     judged = []
     for q in questions:
@@ -131,6 +132,8 @@ def main() -> int:
     ap.add_argument("--mc", type=int, default=40, help="keyed multiple-choice questions per book")
     ap.add_argument("--refusal", type=int, default=200, help="in-book questions per book for false refusals")
     ap.add_argument("--offbook", type=int, default=0, help="near-domain questions per book (0: all)")
+    ap.add_argument("--shift", type=float, default=0.0,
+                    help="draw the keyed questions this share of the spacing later (0-1): a fresh sample for a hand check")
     ap.add_argument("--out", type=Path, help="write the report and every answer here (JSON), after every book")
     args = ap.parse_args()
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
@@ -149,9 +152,10 @@ def main() -> int:
                     tutor.retrieve("warm up the search indexes", book_id=book_id)
                     tutor.prewarm().result()
                     row = report["books"].setdefault(book, {}).setdefault(f"{key} · {reader}", {})
-                    row["answers"] = answers(tutor, book, args.n, book_id, report["answers"])
+                    row["answers"] = answers(tutor, book, args.n, book_id, report["answers"], shift=args.shift)
                     if args.paraphrased:
-                        row["paraphrased"] = answers(tutor, book, args.paraphrased, book_id, report["answers"], True)
+                        row["paraphrased"] = answers(tutor, book, args.paraphrased, book_id, report["answers"], True,
+                                                     args.shift)
                     if keyed:
                         row["multiple_choice"] = multiple_choice(tutor, spread(keyed, args.mc), book_id=book_id,
                                                                  without=without)

@@ -11,6 +11,8 @@ they carry it, else up to three of the most alike.  Evidence carries a sentence 
 * most of the content words it adds to the question's are the evidence's (and, when it adds none, most of
   its own words are: a restated question is not carried by an unrelated sentence);
 * a definition it states is of a term the evidence is about;
+* one evidence sentence holds both some of the question's words it uses and some of its own (the book itself
+  links the answer to what was asked);
 * a claim about X rests only on what an "In contrast to X, …"/"Unlike X, …" sentence says of X, not on its
   main clause about something else.
 
@@ -78,7 +80,7 @@ def _head(sentence: str, words: int = 3) -> frozenset[str]:
 
 def not_carried(sentence: str, evidence: Sequence[str], question: str = "") -> str | None:
     """Why the ``evidence`` sentences do not carry ``sentence`` ("number", "name", "negation", "direction",
-    "subject", "content", "echo"), or None when they do."""
+    "subject", "content", "echo", "link"), or None when they do."""
     evidence = about_the_contrasted(sentence, evidence, question)
     joined = " ".join(evidence)
     if _numbers(sentence) - _numbers(joined) - _numbers(question):
@@ -107,6 +109,13 @@ def not_carried(sentence: str, evidence: Sequence[str], question: str = "") -> s
         return "content"
     if own and not new and len(own & ev) / len(own) < CONTENT_SHARE:
         return "echo"
+    # A claim joins what was asked to what it answers ("The somatic nervous system | receives incoming signals"):
+    # one evidence sentence must join them too, or the answer was pieced together from words of sentences that
+    # each say something else.  On 193 stored answers this greyed 6 sentences: 4 wrong claims, one whose chip was
+    # about threads (not the claim), and one verbatim quiz option.
+    asked = (own & stems(question)) - _ABOUT_SOURCE
+    if asked and new and not any(stems(e) & asked and stems(e) & new for e in evidence):
+        return "link"
     return None
 
 

@@ -27,14 +27,15 @@ from core.evaluation.retrieval import GoldQuestion, is_gold, on_gold_pages, perc
 from core.models import Answer, AnswerEventKind, Chunk, Citation
 
 
-def spread(items: Sequence[Any], n: int) -> list[Any]:
-    """``n`` items evenly spaced over ``items`` (deterministic, so every chapter is represented)."""
+def spread(items: Sequence[Any], n: int, shift: float = 0.0) -> list[Any]:
+    """``n`` items evenly spaced over ``items`` (deterministic, so every chapter is represented); ``shift`` (0–1)
+    moves every pick by that share of the spacing, so a fresh sample is drawn from the same spread."""
     if n <= 0:
         return []
     if n >= len(items):
         return list(items)
     step = len(items) / n
-    return [items[int(i * step)] for i in range(n)]
+    return [items[int((i + shift) * step)] for i in range(n)]
 
 
 def markers_valid(answer: Answer) -> bool:

@@ -129,3 +129,13 @@ def test_the_chip_shows_the_sentence_that_states_the_claim_not_the_neighbour_the
     out = ground(split_answer("Dendrites receive signals from other neurons [2]."), Grounded(evidence),
                  question="Which part of a neuron receives incoming signals?")
     assert out[0].support is Support.SUPPORTED and out[0].cited == (1,)
+
+
+def test_an_answer_pieced_from_sentences_that_each_say_something_else_is_not_carried():
+    evidence = ["The somatic nervous system is associated with activities thought of as voluntary.",
+                "It relays sensory information to and from the CNS through motor and sensory neurons."]
+    question = "The ________ receive(s) incoming signals from other neurons."
+    assert not_carried("The somatic nervous system receives incoming signals from other neurons.", evidence,
+                       question) == "link"
+    assert not_carried("Dendrites receive incoming signals from other neurons.",
+                       ["Dendrites are input sites where signals are received from other neurons."], question) is None

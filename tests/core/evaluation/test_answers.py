@@ -27,6 +27,7 @@ def test_spread_is_even_and_deterministic():
     assert spread(list(range(10)), 5) == [0, 2, 4, 6, 8]
     assert spread([1, 2], 5) == [1, 2]
     assert spread([1, 2], 0) == []
+    assert spread(list(range(10)), 5, shift=0.5) == [1, 3, 5, 7, 9]  # a fresh sample, disjoint from the first
 
 
 def test_pick_choice_matches_the_option_the_reply_names():
