@@ -139,3 +139,11 @@ def test_an_answer_pieced_from_sentences_that_each_say_something_else_is_not_car
                        question) == "link"
     assert not_carried("Dendrites receive incoming signals from other neurons.",
                        ["Dendrites are input sites where signals are received from other neurons."], question) is None
+
+
+def test_a_sentence_about_the_pasted_program_is_greyed_even_when_a_book_sentence_shares_its_words():
+    question = "What does this print?\n```\nfn main() {\n    println!(\"{}\", greet());\n}\n```"
+    out = ground(split_answer("It prints the friendly greeting twice [1]. A function returns the value of its last expression [2]."),
+                 Grounded({1: "This program prints the friendly greeting twice.",
+                           2: "A function returns the value of its last expression implicitly."}), question=question)
+    assert [(a.support, a.conflict) for a in out] == [(Support.WEAK, ABOUT_PROGRAM), (Support.SUPPORTED, "")]
