@@ -160,11 +160,12 @@ def ground(sentences: Sequence[tuple[int, str, tuple[int, ...]]], g: Grounded, *
         if beyond_from is not None and para >= beyond_from:
             out.append(Attributed(text, Support.BEYOND if beyond_book else Support.NONE, paragraph=para))
             continue
+        # Even a short one ('It prints "Hello".') and even when a book sentence shares its words.
+        if program and about_program(text, program):
+            out.append(Attributed(text, Support.WEAK, paragraph=para, conflict=ABOUT_PROGRAM))
+            continue
         if is_connective(text):
             out.append(Attributed(text, Support.CONNECTIVE, paragraph=para))
-            continue
-        if program and about_program(text, program):  # even when a book sentence shares its words
-            out.append(Attributed(text, Support.WEAK, paragraph=para, conflict=ABOUT_PROGRAM))
             continue
         valid = [n for n in dict.fromkeys(cited) if n in g.texts]
         ranked = [n for _, n in _likeness(i, text, ids, g)]

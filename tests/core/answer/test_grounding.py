@@ -96,10 +96,10 @@ def test_one_citation_per_evidence_sentence_each_with_its_own_quote():
 
 def test_what_an_answer_says_of_the_students_own_program_is_greyed_as_not_the_books():
     question = "Does this program compile?\n```\nfn main() {\n    let total = 5;\n}\n```"
-    out = ground(split_answer("Yes, this program compiles. Rust was made by aliens."),
+    out = ground(split_answer('Yes, this program compiles. It prints "5". Rust was made by aliens. Here is why.'),
                  Grounded({1: "A variable binding gives a name to a value."}), question=question)
-    assert [a.support for a in out] == [Support.WEAK, Support.WEAK]
-    assert [a.conflict == ABOUT_PROGRAM for a in out] == [True, False] and not out[0].cited
+    assert [a.support for a in out] == [Support.WEAK, Support.WEAK, Support.WEAK, Support.CONNECTIVE]
+    assert [a.conflict == ABOUT_PROGRAM for a in out] == [True, True, False, False] and not out[0].cited
 
 
 def test_words_that_point_at_the_source_are_not_claims():
