@@ -1,9 +1,9 @@
 """Does each answer sentence rest on the evidence it cites?  Per-sentence citations, checked.
 
 The model reads numbered evidence sentences (``core.answer.evidence``) and cites them as ``[n]``; a
-grammar makes a number it was not given impossible.  ``ground`` gives each answer sentence the evidence
-sentence most like it that *carries* it alone (``not_carried``), else the ones the model cited if together
-they carry it, else up to three of the most alike.  Evidence carries a sentence when:
+grammar makes a number it was not given impossible.  ``ground`` gives each answer sentence the one evidence
+sentence most like it that *carries* it alone (``not_carried``), whatever the model cited.  Evidence carries a
+sentence when:
 
 * its numbers, names and acronyms appear in the evidence or the question;
 * it says "not" where the evidence does, and not where the evidence does not;
@@ -33,8 +33,9 @@ from core.answer.faithfulness import _numbers, definition_subject, leans_on_prev
 from core.models import Chunk, Citation, Source
 from core.retrieval.directions import directions
 
-MAX_EVIDENCE_PER_SENTENCE = 3  # an uncited sentence may sum up this many evidence sentences
 ABOUT_PROGRAM = "about the student's program"  # a greyed sentence's reason: what it says of pasted code
+TOGETHER = "only several evidence sentences together"  # greyed, yet the evidence bears on the question
+MAX_TOGETHER = 3  # the most alike sentences tried together for ``TOGETHER`` (it was the citation limit)
 CONTENT_SHARE = 0.5  # a majority of a sentence's content words must come from its evidence (or the question)
 
 # Words a sentence uses to point at its source ("According to the evidence, the textbook states that …"): they
@@ -140,10 +141,10 @@ def _likeness(i: int, sentence: str, ids: Sequence[int], g: Grounded) -> list[tu
 
 def ground(sentences: Sequence[tuple[int, str, tuple[int, ...]]], g: Grounded, *, question: str = "",
            beyond_book: bool = False) -> list[Attributed]:
-    """Each answer sentence (``split_answer`` output) with the evidence ids that carry it.
-
-    The evidence that carries it is chosen by ``_carrying`` (the model's own ids are one of its options).  A sentence nothing carries is ``Support.WEAK`` (shown greyed, uncited).  With
-    ``beyond_book`` the "Beyond the book:" paragraph is kept unjudged; without it, it is dropped."""
+    """Each answer sentence (``split_answer`` output) with the one evidence sentence that carries it
+    (``_carrying``; the model's own ``[n]`` are not consulted).  A sentence nothing carries is ``Support.WEAK``
+    (shown greyed, uncited).  With ``beyond_book`` the "Beyond the book:" paragraph is kept unjudged; without
+    it, it is dropped."""
     ids = list(g.texts)
     out: list[Attributed] = []
     beyond_from: int | None = None
@@ -167,13 +168,14 @@ def ground(sentences: Sequence[tuple[int, str, tuple[int, ...]]], g: Grounded, *
         if is_connective(text):
             out.append(Attributed(text, Support.CONNECTIVE, paragraph=para))
             continue
-        valid = [n for n in dict.fromkeys(cited) if n in g.texts]
         ranked = [n for _, n in _likeness(i, text, ids, g)]
-        chosen, reason = _carrying(text, valid, ranked, question, g)
-        if chosen:
-            quote = g.texts[chosen[0]]
-            score = overlap(text, stems(" ".join(g.texts[n] for n in chosen)))
-            out.append(Attributed(text, Support.SUPPORTED, chosen[0], quote, score, para, sources=tuple(chosen)))
+        chosen, reason = _carrying(text, ranked, question, g)
+        if chosen is not None:
+            quote = g.texts[chosen]
+            out.append(Attributed(text, Support.SUPPORTED, chosen, quote, overlap(text, stems(quote)), para))
+        elif _carried_together(text, [n for n in dict.fromkeys(cited) if n in g.texts], ranked, question, g):
+            # Greyed all the same, but the book does bear on the question: not a reason to decline the answer.
+            out.append(Attributed(text, Support.WEAK, None, "", 0.0, para, conflict=TOGETHER))
         else:
             out.append(Attributed(text, Support.WEAK, None, "", 0.0, para, conflict=reason or ""))
     return out
@@ -189,34 +191,34 @@ def about_program(sentence: str, program: str) -> bool:
         "the", "a", "an", "is", "in", "of", "to", "and", "it", "let", "fn", "main"})
 
 
-def _carrying(text: str, cited: Sequence[int], ranked: Sequence[int], question: str,
-              g: Grounded) -> tuple[tuple[int, ...], str | None]:
-    """The evidence ids that carry ``text`` and, when none do, why not.
+def _carrying(text: str, ranked: Sequence[int], question: str, g: Grounded) -> tuple[int | None, str | None]:
+    """The evidence sentence most like ``text`` (``ranked``) that alone carries it, or None and why not (the
+    reason the most alike one gave).
 
-    The one evidence sentence most like it (``ranked``) that alone carries it; else the model's own citations
-    together; else the sentences most like it added one at a time (at most ``MAX_EVIDENCE_PER_SENTENCE``), so a
-    sentence that sums up three evidence sentences cites those three.
-
-    The single most alike sentence before the model's choice: the 1.5B often cites the neighbour of the
-    sentence that states its claim.  On the 39 stored answer sentences whose chip this changes, judges blind to
-    which was which found the chip stating the claim 20 times against 15, and preferred it 20 times against 5
-    (14 alike)."""
-    for n in ranked:
-        if not_carried(text, [g.texts[n]], question) is None:
-            return (n,), None
+    One sentence, never several together, and not the model's own pick first:
+    - the 1.5B often cites the neighbour of the sentence that states its claim.  On the 39 stored answer
+      sentences whose chip the most alike carrying sentence changes, judges blind to which was which found it
+      stating the claim 20 times against 15, and preferred it 20 times against 5 (14 alike);
+    - words gathered from two or three sentences carried claims none of them makes ("the meat does not freeze
+      because it is stored in nitrogen" from a sentence on nitrogen packing and one on freezing).  Of the 51
+      stored sentences only such a union carried, a judge found 30 wrong, 7 unclear and 14 right: greyed,
+      a right one is still shown."""
     reason = None
-    if cited:
-        reason = not_carried(text, [g.texts[n] for n in cited], question)
-        if reason is None:
-            return tuple(cited), None
-    taken: list[int] = []
-    for n in ranked[:MAX_EVIDENCE_PER_SENTENCE]:
-        taken.append(n)
-        why = not_carried(text, [g.texts[m] for m in taken], question)
+    for n in ranked:
+        why = not_carried(text, [g.texts[n]], question)
         if why is None:
-            return tuple(taken), None
+            return n, None
         reason = reason or why
-    return (), reason or "uncited"
+    return None, reason or "uncited"
+
+
+def _carried_together(text: str, cited: Sequence[int], ranked: Sequence[int], question: str, g: Grounded) -> bool:
+    """Do the sentences the model cited, or the two or three most like it, carry ``text`` together?  Such a
+    sentence is not cited (``_carrying``), but it shows the evidence bears on the question."""
+    if cited and not_carried(text, [g.texts[n] for n in cited], question) is None:
+        return True
+    return any(not_carried(text, [g.texts[n] for n in ranked[:k]], question) is None
+               for k in range(2, MAX_TOGETHER + 1))
 
 
 def evidence_citations(supported: Sequence[Attributed], sources: Sequence[Source],
@@ -247,5 +249,5 @@ def evidence_similarity(encode: Callable[[list[str]], np.ndarray], answer: Seque
     return vectors[:len(answer)] @ vectors[len(answer):].T
 
 
-__all__ = ["ABOUT_PROGRAM", "CONTENT_SHARE", "Grounded", "about_program", "directions", "evidence_citations", "evidence_similarity", "ground",
+__all__ = ["ABOUT_PROGRAM", "CONTENT_SHARE", "TOGETHER", "Grounded", "about_program", "directions", "evidence_citations", "evidence_similarity", "ground",
            "not_carried"]

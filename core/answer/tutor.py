@@ -29,7 +29,7 @@ from typing import Any
 from core.answer.attribution import (BEYOND_BOOK_LABEL, Support, attribute, best_quotes, build_citations,
                                      complete_sentences, render, split_answer, stems)
 from core.answer.followup import rewrite_followup
-from core.answer.grounding import ABOUT_PROGRAM, Grounded, evidence_citations, ground
+from core.answer.grounding import ABOUT_PROGRAM, TOGETHER, Grounded, evidence_citations, ground
 from core.answer.markers import MarkerFilter, ParagraphGate, strip_source_tags
 from core.answer.evidence import Gathered, evidence_signals
 from core.answer.preparation import AnswerSettings, Prepared, embed_candidates, gather_evidence, prepare
@@ -302,11 +302,12 @@ class Tutor:
         if not self.settings.drop_unsupported:
             attributed = [replace(a, support=Support.WEAK) if a.support is Support.NONE else a for a in attributed]
         supported = [a for a in attributed if a.support is Support.SUPPORTED]
-        # About a program the student pasted, sentences on that program count as answering (kept, greyed).
-        about_code = any(a.conflict == ABOUT_PROGRAM for a in attributed)
+        # Sentences on a program the student pasted, and sentences only several evidence sentences carry together,
+        # count as answering (kept, greyed): the book bears on the question.
+        bears = any(a.conflict in (ABOUT_PROGRAM, TOGETHER) for a in attributed)
         notice = ""
         declined = says_not_covered(raw)
-        grounded = (supported or about_code) and not declined
+        grounded = (supported or bears) and not declined
         if not beyond and not grounded and (prep.uses_evidence or verdict.score < self.settings.grounded_keep):
             # The model says the book does not answer it, or no evidence sentence carries anything it wrote (the
             # evidence reader), or nothing it wrote is backed by a passage and retrieval was not sure either (the

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from core.answer.attribution import Support, render, split_answer
-from core.answer.grounding import ABOUT_PROGRAM, Grounded, directions, evidence_citations, ground, not_carried
+from core.answer.grounding import ABOUT_PROGRAM, TOGETHER, Grounded, directions, evidence_citations, ground, not_carried
 from core.models import BookId, Chunk, ChunkId, ChunkRole, SectionId, Source
 
 FOLKWAYS = "Folkways are norms for routine or casual interaction, such as how to dress."
@@ -147,3 +147,11 @@ def test_a_sentence_about_the_pasted_program_is_greyed_even_when_a_book_sentence
                  Grounded({1: "This program prints the friendly greeting twice.",
                            2: "A function returns the value of its last expression implicitly."}), question=question)
     assert [(a.support, a.conflict) for a in out] == [(Support.WEAK, ABOUT_PROGRAM), (Support.SUPPORTED, "")]
+
+
+def test_a_claim_only_words_of_two_sentences_carry_together_is_greyed():
+    evidence = {1: "Air molecules are mostly nitrogen.", 2: "Short wavelengths look blue in a prism."}
+    out = ground(split_answer("The sky is blue because air molecules scatter short wavelengths [1][2]."),
+                 Grounded(evidence), question="Why is the sky blue?")
+    assert out[0].support is Support.WEAK and not out[0].cited and out[0].conflict == TOGETHER
+    assert not_carried(out[0].text, list(evidence.values()), "Why is the sky blue?") is None  # together they would
