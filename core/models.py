@@ -298,6 +298,7 @@ class Answer:
     notice: str = ""  # e.g. why no model answered ("The chat model file is missing ...")
     supported: tuple[str, ...] = ()  # answer sentences a cited source supports
     unsupported: tuple[str, ...] = ()  # answer sentences no source supports (kept, uncited, flagged)
+    about_code: tuple[str, ...] = ()  # those of them about a program the student pasted (the book cannot confirm)
     dropped: tuple[str, ...] = ()  # model sentences removed because nothing in the sources backs them
     search_question: str = ""  # the question as retrieved (a follow-up rewritten with the previous turn)
     model: str = ""  # display name of the model that wrote the text ("" = extractive or refusal)

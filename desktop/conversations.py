@@ -76,6 +76,7 @@ class Turn:
     search_question: str = ""  # what was searched (a follow-up rewritten with the turn before)
     preview: CiteRecord | None = None  # the book's own best sentence, shown before the model writes
     unsupported: list[str] = field(default_factory=list)  # kept sentences no source backs: shown flagged
+    about_code: list[str] = field(default_factory=list)  # those about the student's pasted program
     still_indexing: list[str] = field(default_factory=list)  # books in scope searched by keyword only
     notice: str = ""  # why the answer is not what the model wrote (e.g. the book's own words instead)
 
@@ -95,6 +96,7 @@ class Turn:
         self.extractive = answer.extractive
         self.beyond_book = answer.beyond_book
         self.unsupported = list(answer.unsupported)
+        self.about_code = list(answer.about_code)
         self.notice = answer.notice
         self.nearest_sections = list(answer.nearest_sections)
         self.search_question = answer.search_question

@@ -15,7 +15,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor, QGuiApplication, QPalette
 from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QVBoxLayout, QWidget
 
-from core.answer.attribution import UNSUPPORTED_LABEL
+from core.answer.attribution import ABOUT_CODE_LABEL, UNSUPPORTED_LABEL
 from desktop.conversations import CiteRecord, Turn
 from desktop.math_render import MathStash, MathStyle, clip, math_html
 
@@ -66,17 +66,21 @@ def math_style(palette: QPalette, color: str | None = None) -> MathStyle:
 def answer_html(turn: Turn, turn_index: int, colors: tuple[str, str], muted: str = "#808080",
                 style: MathStyle = MathStyle()) -> str:
     """The answer text as HTML: escaped, paragraphs kept, ``**bold**`` honoured, markers as chips, formulas
-    drawn, and each sentence no source supports greyed with "(not found in your book)" after it."""
+    drawn, and each sentence no source supports greyed with "(not found in your book)" after it (one about
+    the student's own program with ``ABOUT_CODE_LABEL``)."""
     def replace(m: re.Match) -> str:
         ns = [int(x) for x in re.split(r"\s*[,;]\s*", m.group(1))]
         return "".join(chip(turn_index, turn.cite(n), n, colors) for n in ns)
 
     stash = MathStash()  # formulas out of the way of escaping, "**", "[n]" (as in "\sqrt[3]{x}")
     text = html.escape(stash.hide(turn.answer))
+    code = set(turn.about_code)
     for sentence in dict.fromkeys(turn.unsupported):
         escaped = html.escape(stash.hide(sentence))
-        text = text.replace(escaped, f'<span style="color:{muted}" title="No source supports this sentence">'
-                                     f'{escaped} <i>({UNSUPPORTED_LABEL})</i></span>', 1)
+        label, tip = ((ABOUT_CODE_LABEL, "Your book cannot say what your own program does") if sentence in code
+                      else (UNSUPPORTED_LABEL, "No source supports this sentence"))
+        text = text.replace(escaped, f'<span style="color:{muted}" title="{tip}">'
+                                     f'{escaped} <i>({label})</i></span>', 1)
     text = _BOLD.sub(r"<b>\1</b>", text)
     text = MARKER.sub(replace, text)
     # A display formula brings its own line breaks: with the blank lines around it there would be three.

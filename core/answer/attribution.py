@@ -38,6 +38,8 @@ MIN_CONTENT_WORDS = 3  # shorter sentences ("Great question!") are connectives, 
 QUOTE_CHARS = 220
 BEYOND_BOOK_LABEL = "Beyond the book:"
 UNSUPPORTED_LABEL = "not found in your book"  # how the CLI and the desktop mark a sentence no source backs
+# ... and a sentence about a program the student pasted, which no book can confirm (``grounding.ABOUT_PROGRAM``)
+ABOUT_CODE_LABEL = "about your code, which your book cannot confirm: run it to check"
 
 _SENT_SPLIT = re.compile(r"(?<=[.!?])[\"”’)]*\s+(?=[\"“(]?[A-Z0-9])")
 _PARAGRAPH = re.compile(r"\n\s*\n")
@@ -394,6 +396,6 @@ def build_citations(supported: Sequence[Attributed], sources: Sequence[Source],
     return tuple(citation(by_n[n], best[n].quote, pool, best[n].score) for n in order)
 
 
-__all__ = ["Attributed", "BEYOND_BOOK_LABEL", "SourceSentence", "Support", "UNSUPPORTED_LABEL", "attribute", "best_quotes",
+__all__ = ["ABOUT_CODE_LABEL", "Attributed", "BEYOND_BOOK_LABEL", "SourceSentence", "Support", "UNSUPPORTED_LABEL", "attribute", "best_quotes",
            "build_citations", "chunk_for_quote", "citation", "complete_sentences", "drop_orphans", "is_connective", "overlap",
            "pasted_code", "render", "sentence_candidates", "short_quote", "source_sentences", "split_answer", "stems"]

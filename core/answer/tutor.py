@@ -330,6 +330,7 @@ class Tutor:
         return replace(base, text=text.strip(), citations=citations, beyond_book=beyond_used, notice=notice,
                        supported=tuple(a.text for a in supported),
                        unsupported=tuple(a.text for a in attributed if a.support is Support.WEAK),
+                       about_code=tuple(a.text for a in attributed if a.conflict == ABOUT_PROGRAM),
                        dropped=tuple(a.text for a in attributed if a.support is Support.NONE),
                        model=self.model_name, timings_ms=tuple(timings.items()))
 

@@ -7,7 +7,7 @@ import json
 import sys
 from typing import Any, TextIO
 
-from core.answer.attribution import UNSUPPORTED_LABEL
+from core.answer.attribution import ABOUT_CODE_LABEL, UNSUPPORTED_LABEL
 from core.models import Answer, Citation, Hit, ImportResult, ImportStatus
 
 
@@ -104,6 +104,7 @@ def answer_record(a: Answer) -> dict[str, Any]:
         "timings": {k: t.get(k) for k in ("retrieval_ms", "first_token_ms", "total_ms")},
         "beyond_book": a.beyond_book, "extractive": a.extractive, "notice": a.notice or None,
         "nearest_sections": list(a.nearest_sections), "unsupported": list(a.unsupported),
+        "about_code": list(a.about_code),
         "dropped": list(a.dropped), "question": a.question, "search_question": a.search_question,
         "model": a.model or None, "conversation_id": a.conversation_id,
         "preview": citation_record(a.preview) if a.preview is not None else None,
@@ -116,8 +117,11 @@ def print_answer_tail(a: Answer, out: TextIO, streamed: str = "") -> None:
     lines = [""]
     if a.dropped:
         lines += ["", f"(removed {len(a.dropped)} sentence(s) that nothing in your book supports)"]
-    if a.unsupported:
-        lines += ["", f"({UNSUPPORTED_LABEL}: {' / '.join(a.unsupported)})"]
+    not_found = [s for s in a.unsupported if s not in a.about_code]
+    if not_found:
+        lines += ["", f"({UNSUPPORTED_LABEL}: {' / '.join(not_found)})"]
+    if a.about_code:
+        lines += ["", f"({ABOUT_CODE_LABEL}: {' / '.join(a.about_code)})"]
     if " ".join(a.text.split()) != " ".join(streamed.split()):
         lines += ["", "Checked against your book:", a.text]
     if a.citations:

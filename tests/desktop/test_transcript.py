@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from PySide6.QtGui import QPalette
 
-from core.answer.attribution import UNSUPPORTED_LABEL
+from core.answer.attribution import ABOUT_CODE_LABEL, UNSUPPORTED_LABEL
 from core.models import Answer
 from desktop.conversations import CiteRecord, Turn
 from desktop.transcript import turn_html
@@ -17,6 +17,16 @@ def test_an_unsupported_sentence_is_greyed_and_labelled_and_a_cited_one_is_not(q
     assert f"It is the best kind of energy. <i>({UNSUPPORTED_LABEL})</i>" in html
     assert html.count(UNSUPPORTED_LABEL) == 1 and "cite:0:1" in html
     assert html.index("Kinetic energy is a scalar") < html.index("cite:0:1") < html.index(UNSUPPORTED_LABEL)
+
+
+def test_a_greyed_sentence_about_the_students_program_says_so(qapp):
+    turn = Turn("Does this compile?\n```\nfn main() {}\n```")
+    turn.finish(Answer(question=turn.question, text="Yes, this program compiles. Rust has no null.", citations=(),
+                       unsupported=("Yes, this program compiles.", "Rust has no null."),
+                       about_code=("Yes, this program compiles.",)))
+    html = turn_html(turn, 0, QPalette())
+    assert f"Yes, this program compiles. <i>({ABOUT_CODE_LABEL})</i>" in html
+    assert f"Rust has no null. <i>({UNSUPPORTED_LABEL})</i>" in html
 
 
 def test_muted_text_is_visibly_lighter_than_the_text_in_light_and_dark_palettes(qapp):

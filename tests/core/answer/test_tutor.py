@@ -204,7 +204,7 @@ def test_what_it_says_of_a_pasted_program_is_shown_greyed_not_declined(lib):
     model = FakeChatModel("Yes, this program prints 5 because energy is bound to 5.")
     answer = collect(tutor(lib, model).ask(question))
     assert not answer.refused and "prints 5" in answer.text
-    assert answer.unsupported == ("Yes, this program prints 5 because energy is bound to 5.",)
+    assert answer.unsupported == answer.about_code == ("Yes, this program prints 5 because energy is bound to 5.",)
     assert not answer.citations
 
 

@@ -60,3 +60,16 @@ def test_ask_a_new_conversation_then_a_followup(capsys, library, tmp_path):
     assert cli.main(args + ["give another example", "--conversation", str(first["conversation_id"])]) == 0
     second = json.loads(capsys.readouterr().out)
     assert second["search_question"] == "Give another example of photosynthesis."
+
+
+def test_the_tail_says_which_greyed_sentences_are_about_the_students_code():
+    import io
+    from core.answer.attribution import ABOUT_CODE_LABEL, UNSUPPORTED_LABEL
+    from core.cli.output import print_answer_tail
+    from core.models import Answer
+    out = io.StringIO()
+    print_answer_tail(Answer("Does it compile?", "Yes, it compiles. Rust has no null.", (),
+                             unsupported=("Yes, it compiles.", "Rust has no null."),
+                             about_code=("Yes, it compiles.",)), out, "Yes, it compiles. Rust has no null.")
+    text = out.getvalue()
+    assert f"({UNSUPPORTED_LABEL}: Rust has no null.)" in text and f"({ABOUT_CODE_LABEL}: Yes, it compiles.)" in text
