@@ -39,7 +39,7 @@ QUOTE_CHARS = 220
 BEYOND_BOOK_LABEL = "Beyond the book:"
 UNSUPPORTED_LABEL = "not found in your book"  # how the CLI and the desktop mark a sentence no source backs
 # ... and a sentence about a program the student pasted, which no book can confirm (``grounding.ABOUT_PROGRAM``)
-ABOUT_CODE_LABEL = "about your code, which your book cannot confirm: run it to check"
+ABOUT_CODE_LABEL = "about your code: run it to check"  # the tooltip says why the book cannot confirm it
 
 _SENT_SPLIT = re.compile(r"(?<=[.!?])[\"”’)]*\s+(?=[\"“(]?[A-Z0-9])")
 _PARAGRAPH = re.compile(r"\n\s*\n")
