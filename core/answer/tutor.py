@@ -312,7 +312,7 @@ class Tutor:
             # The model says the book does not answer it, or no evidence sentence carries anything it wrote (the
             # evidence reader), or nothing it wrote is backed by a passage and retrieval was not sure either (the
             # passage reader): the book does not answer this question.
-            return self._declined(base, verdict, timings, ms)
+            return self._declined(base, verdict, timings, ms, dropped=tuple(t for _, t, _ in sentences))
         if grounded or uncovered:
             text = render(attributed)
         else:  # the model declined or wrote nothing the book backs, yet retrieval is sure: the book's own words
@@ -344,11 +344,15 @@ class Tutor:
             sims = answer @ prep.evidence_vectors.T if answer is not None else None
         return ground(sentences, Grounded(texts, sims), question=question, beyond_book=beyond)
 
-    def _declined(self, base: Answer, verdict: Any, timings: dict[str, float], ms: Callable[[], float]) -> Answer:
+    def _declined(self, base: Answer, verdict: Any, timings: dict[str, float], ms: Callable[[], float],
+                  dropped: tuple[str, ...] = ()) -> Answer:
+        """"Not in your book" after the model wrote: what it wrote is kept in ``dropped`` (never shown as an
+        answer), so a benchmark can tell "the model said so" from "nothing it wrote was carried"."""
         nearest = tuple(section_name(h.chunk) for h in verdict.nearest)
         timings["total_ms"] = ms()
         return replace(base, text=refusal_text(nearest, absent=verdict.absent_terms), refused=True,
-                       nearest_sections=nearest, model=self.model_name, timings_ms=tuple(timings.items()))
+                       nearest_sections=nearest, model=self.model_name, timings_ms=tuple(timings.items()),
+                       dropped=dropped)
 
     def _extractive(self, base: Answer, prep: Prepared, sources: tuple[Source, ...], quotes: dict,
                     error: LanternError | None, cancel: CancelFn, timings: dict[str, float],

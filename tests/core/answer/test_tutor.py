@@ -197,6 +197,7 @@ def test_an_answer_no_evidence_sentence_carries_is_declined(lib):
     answer = collect(tutor(lib, model).ask("Where does photosynthesis happen?"))
     assert answer.refused and not answer.citations and "Volcanoes" not in answer.text
     assert "doesn't seem to cover" in answer.text and answer.nearest_sections
+    assert answer.dropped == ("Volcanoes erupt molten rock across distant oceans regularly.",)  # for a benchmark
 
 
 def test_what_it_says_of_a_pasted_program_is_shown_greyed_not_declined(lib):
