@@ -165,10 +165,12 @@ def test_real_model_answers_in_the_window(qtbot, tmp_path: Path):
             assert turn.answer and turn.sources
             assert any(s.section_title == "Photosynthesis" for s in turn.sources)
             # What the 135M writes varies from run to run; the evidence reader declines when no evidence sentence
-            # carries it. Either way the window shows a whole turn: cited, or declined with the nearest sections.
+            # carries it. Either way the window shows a whole turn: cited, declined with the nearest sections, or
+            # (only several evidence sentences together carry it) every sentence greyed and uncited.
             markers = parse_citations(turn.answer)
-            assert (turn.refused and turn.nearest_sections) or (markers and all(turn.cite(n) for n in markers)), \
-                turn.answer
+            greyed = not markers and turn.unsupported and all(s in turn.answer for s in turn.unsupported)
+            assert (turn.refused and turn.nearest_sections) or (markers and all(turn.cite(n) for n in markers)) \
+                or greyed, turn.answer
             off = ask_and_wait(qtbot, window, "Who won the football world cup in 1998?")
             assert off.refused and off.nearest_sections
         finally:
