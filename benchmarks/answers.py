@@ -155,7 +155,7 @@ def main() -> int:
                     row["answers"] = answers(tutor, book, args.n, book_id, report["answers"], shift=args.shift)
                     if args.paraphrased:
                         row["paraphrased"] = answers(tutor, book, args.paraphrased, book_id, report["answers"], True,
-                                                     args.shift)
+                                                     shift=args.shift)
                     if keyed:
                         row["multiple_choice"] = multiple_choice(tutor, spread(keyed, args.mc), book_id=book_id,
                                                                  without=without)

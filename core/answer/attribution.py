@@ -75,12 +75,11 @@ class Attributed:
     score: float = 0.0
     paragraph: int = 0  # index of the paragraph it came from (to rebuild the layout)
     conflict: str = ""  # why it was dropped although a source is alike (``core.answer.faithfulness``)
-    sources: tuple[int, ...] = ()  # every cited number (evidence ids), ``source`` first; () = just ``source``
 
     @property
     def cited(self) -> tuple[int, ...]:
         """The numbers this sentence cites (none when unsupported)."""
-        return self.sources or ((self.source,) if self.source is not None else ())
+        return (self.source,) if self.source is not None else ()
 
 
 # -- sentences -----------------------------------------------------------------------------------
