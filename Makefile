@@ -8,7 +8,7 @@ DEMO_LIBRARY ?= .lantern-demo
 DEMO_QUESTION ?= What is the work-energy theorem?
 DEBIAN_PDFS ?= .cache/debian-pdfs
 
-.PHONY: setup demo test test-fast debian-pdfs clean
+.PHONY: setup demo test test-fast debian-pdfs translations clean
 
 setup:
 	@packaging/setup-venv.sh
@@ -34,6 +34,12 @@ test: setup debian-pdfs
 
 test-fast:
 	@QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q -x -m "not realmodel and not realdata"
+
+# The interface's translations: collect new strings into resources/i18n/*.ts, translate them (pyside6-linguist or
+# a text editor), then compile the .qm files the app loads (desktop/i18n.py).
+translations: setup
+	@$(VENV)/bin/pyside6-lupdate desktop/*.py -ts $(wildcard resources/i18n/lantern_*.ts)
+	@for ts in resources/i18n/lantern_*.ts; do $(VENV)/bin/pyside6-lrelease -silent "$$ts" -qm "$${ts%.ts}.qm"; done
 
 clean:
 	rm -rf $(DEMO_LIBRARY) .cache build dist *.egg-info

@@ -304,6 +304,9 @@ class Answer:
     model: str = ""  # display name of the model that wrote the text ("" = extractive or refusal)
     preview: Citation | None = None  # the book's own best sentence, shown ("From the book") before the answer
     conversation_id: ConversationId | None = None  # the stored conversation this turn was added to
+    absent_terms: tuple[str, ...] = ()  # declined: what the question names that the book never mentions
+    language: str = "en"  # the student's language, which ``text`` is written in ("es", "fr", ...)
+    original: str = ""  # for a question in another language: the English answer the book was checked against
 
     @property
     def timings(self) -> dict[str, float]:

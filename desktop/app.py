@@ -29,6 +29,7 @@ from core.errors import LanternError
 from core.library import Library
 from core.paths import resolve_library_dir, resources_dir
 from desktop.errors import error_text
+from desktop.i18n import install_translators
 from desktop.main_window import MainWindow
 from desktop.protocols import Asker
 from desktop.qt_guard import guard_singleton_refcounts
@@ -92,6 +93,7 @@ def create_app(qt_args: list[str]) -> QApplication:
     app.setOrganizationName(ORGANIZATION)
     app.setApplicationName(APPLICATION)
     app.setApplicationDisplayName("Lantern")
+    install_translators(app)  # the interface in the system's language where a translation exists
     icon = resources_dir() / "lantern.png"
     if icon.exists():
         app.setWindowIcon(QIcon(str(icon)))

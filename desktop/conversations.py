@@ -79,6 +79,8 @@ class Turn:
     about_code: list[str] = field(default_factory=list)  # those about the student's pasted program
     still_indexing: list[str] = field(default_factory=list)  # books in scope searched by keyword only
     notice: str = ""  # why the answer is not what the model wrote (e.g. the book's own words instead)
+    language: str = "en"  # the language the answer is written in (the student's)
+    original: str = ""  # a translated answer's English, which the book was checked against
 
     def cite(self, n: int) -> CiteRecord | None:
         """The record behind marker ``[n]`` (None if the answer cites a number it was not given)."""
@@ -100,6 +102,8 @@ class Turn:
         self.notice = answer.notice
         self.nearest_sections = list(answer.nearest_sections)
         self.search_question = answer.search_question
+        self.language = answer.language
+        self.original = answer.original
         by_n = {c.n: c for c in answer.citations}
         self.sources = [s.with_citation(by_n[s.n]) if s.n in by_n else s for s in self.sources]
         self.state = "done"

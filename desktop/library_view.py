@@ -48,7 +48,7 @@ class LibraryModel(QStandardItemModel):
 
     def __init__(self, parent=None):
         super().__init__(parent)
-        self.setHorizontalHeaderLabels(["Book / chapter / section", "Pages"])
+        self.setHorizontalHeaderLabels([self.tr("Book / chapter / section"), self.tr("Pages")])
 
     def reload(self, library) -> None:
         """Rebuild from the library (GUI thread; a few small SQLite reads per book)."""
@@ -128,13 +128,15 @@ class LibrarySidebar(QWidget):
         page = QWidget()
         box = QVBoxLayout(page)
         box.addStretch(1)
-        title = QLabel("<h3>Your library is empty</h3>", alignment=Qt.AlignmentFlag.AlignCenter)
-        hint = QLabel("Drop a textbook here (PDF, EPUB, Markdown, text or HTML), or import one. "
-                      "Everything stays on this computer.", wordWrap=True, alignment=Qt.AlignmentFlag.AlignCenter)
-        self.sample_btn = QPushButton("Try the sample book")
+        empty = self.tr("Your library is empty")
+        title = QLabel(f"<h3>{empty}</h3>", alignment=Qt.AlignmentFlag.AlignCenter)
+        hint = QLabel(self.tr("Drop a textbook here (PDF, EPUB, Markdown, text or HTML), or import one. "
+                              "Everything stays on this computer."),
+                      wordWrap=True, alignment=Qt.AlignmentFlag.AlignCenter)
+        self.sample_btn = QPushButton(self.tr("Try the sample book"))
         self.sample_btn.setDefault(True)
         self.sample_btn.clicked.connect(self.sampleRequested)
-        more = QPushButton("Import a book…")
+        more = QPushButton(self.tr("Import a book…"))
         more.clicked.connect(self.importRequested)
         for w in (title, hint, self.sample_btn, more):
             box.addWidget(w)
@@ -187,9 +189,9 @@ class LibrarySidebar(QWidget):
             return
         node: Node = self.model.itemFromIndex(index.siblingAtColumn(0)).data(NODE_ROLE)
         menu = QMenu(self)
-        menu.addAction("Open in reader", lambda: self.openRequested.emit(node))
-        menu.addAction("Ask about this book", lambda: self.askAboutRequested.emit(node.book_id))
+        menu.addAction(self.tr("Open in reader"), lambda: self.openRequested.emit(node))
+        menu.addAction(self.tr("Ask about this book"), lambda: self.askAboutRequested.emit(node.book_id))
         if node.section_id is None:
             menu.addSeparator()
-            menu.addAction("Remove from library…", lambda: self.removeRequested.emit(node.book_id))
+            menu.addAction(self.tr("Remove from library…"), lambda: self.removeRequested.emit(node.book_id))
         menu.popup(self.tree.viewport().mapToGlobal(pos))

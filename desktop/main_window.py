@@ -101,8 +101,8 @@ class MainWindow(ImportActions, QMainWindow):
         # Study tab (practice, cards, quiz, guide): loads only when first shown
         self.study = StudyPanel(self.library, model_factory=self._study_model)
         self.center = QTabWidget()
-        self.center.addTab(self.chat, "Chat")
-        self.center.addTab(self.study, "Study")
+        self.center.addTab(self.chat, self.tr("Chat"))
+        self.center.addTab(self.study, self.tr("Study"))
         self.center.currentChanged.connect(lambda _i: self._refresh_study())
         self.reader = ReaderWidget()
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
@@ -117,26 +117,29 @@ class MainWindow(ImportActions, QMainWindow):
         left.setSizes([600, 260])
 
     def _menus(self) -> None:
-        file_menu = self.menuBar().addMenu("&File")
-        self.import_action = self._action(file_menu, "&Import books…", self.choose_files, QKeySequence.StandardKey.Open)
-        self.open_pack_action = self._action(file_menu, "&Open course pack…", self.choose_pack)
-        self.export_pack_action = self._action(file_menu, "&Export course pack…", self.export_pack)
-        self.sample_action = self._action(file_menu, "Try the &sample book", self.import_sample)
+        file_menu = self.menuBar().addMenu(self.tr("&File"))
+        self.import_action = self._action(file_menu, self.tr("&Import books…"), self.choose_files,
+                                          QKeySequence.StandardKey.Open)
+        self.open_pack_action = self._action(file_menu, self.tr("&Open course pack…"), self.choose_pack)
+        self.export_pack_action = self._action(file_menu, self.tr("&Export course pack…"), self.export_pack)
+        self.sample_action = self._action(file_menu, self.tr("Try the &sample book"), self.import_sample)
         file_menu.addSeparator()
-        self._action(file_menu, "&Settings…", self.open_settings, QKeySequence.StandardKey.Preferences)
+        self._action(file_menu, self.tr("&Settings…"), self.open_settings, QKeySequence.StandardKey.Preferences)
         file_menu.addSeparator()
-        self._action(file_menu, "&Quit", self.close, QKeySequence.StandardKey.Quit)
-        ask_menu = self.menuBar().addMenu("&Ask")
-        self._action(ask_menu, "&Question box", self.focus_question, QKeySequence("Ctrl+L"))
-        self.stop_action = self._action(ask_menu, "&Stop answer", self.chat.stop, QKeySequence(Qt.Key.Key_Escape))
+        self._action(file_menu, self.tr("&Quit"), self.close, QKeySequence.StandardKey.Quit)
+        ask_menu = self.menuBar().addMenu(self.tr("&Ask"))
+        self._action(ask_menu, self.tr("&Question box"), self.focus_question, QKeySequence("Ctrl+L"))
+        self.stop_action = self._action(ask_menu, self.tr("&Stop answer"), self.chat.stop,
+                                        QKeySequence(Qt.Key.Key_Escape))
         self.stop_action.setEnabled(False)
-        self._action(ask_menu, "&Copy answer", self.chat.copy_answer)
-        self._action(ask_menu, "&New conversation", self.chat.new_conversation, QKeySequence.StandardKey.New)
-        view_menu = self.menuBar().addMenu("&Reader")
-        self._action(view_menu, "&Find in book…", self.reader.open_find, QKeySequence.StandardKey.Find)
-        help_menu = self.menuBar().addMenu("&Help")
-        self._action(help_menu, "Check &library…", lambda: self.library_check.start())
-        self._action(help_menu, "&About Lantern", self.about)
+        self._action(ask_menu, self.tr("&Copy answer"), self.chat.copy_answer)
+        self._action(ask_menu, self.tr("&New conversation"), self.chat.new_conversation,
+                     QKeySequence.StandardKey.New)
+        view_menu = self.menuBar().addMenu(self.tr("&Reader"))
+        self._action(view_menu, self.tr("&Find in book…"), self.reader.open_find, QKeySequence.StandardKey.Find)
+        help_menu = self.menuBar().addMenu(self.tr("&Help"))
+        self._action(help_menu, self.tr("Check &library…"), lambda: self.library_check.start())
+        self._action(help_menu, self.tr("&About Lantern"), self.about)
 
     def _action(self, menu, text: str, slot, shortcut=None) -> QAction:
         action = QAction(text, self)
@@ -150,14 +153,15 @@ class MainWindow(ImportActions, QMainWindow):
 
     def _status(self) -> None:
         bar = self.statusBar()
-        self.offline_badge = QLabel("Offline ✓")
+        self.offline_badge = QLabel(self.tr("Offline ✓"))
         self.offline_badge.setObjectName("offlineBadge")
         self.offline_badge.setFrameShape(QLabel.Shape.StyledPanel)
         self.offline_badge.setContentsMargins(6, 0, 6, 0)
         font = self.offline_badge.font()
         font.setBold(True)
         self.offline_badge.setFont(font)
-        self.offline_badge.setToolTip("Lantern never uses the network: your books and questions stay here.")
+        self.offline_badge.setToolTip(
+            self.tr("Lantern never uses the network: your books and questions stay here."))
         self.model_label = QLabel()
         self.compute_label = QLabel()
         for w in (self.offline_badge, self.model_label, self.compute_label):

@@ -9,6 +9,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
+from PySide6.QtCore import QCoreApplication
+
 from core.models import AnswerEvent, Turn
 
 
@@ -39,8 +41,8 @@ class Scope:
     def describe(self, book_title: str = "", page_labels: tuple[str, str] | None = None) -> str:
         """A short human description such as ``"Physics · ch. 2, 3 · pp. 5–9"``."""
         if not self.book_id:
-            return "All books"
-        parts = [book_title or "One book"]
+            return QCoreApplication.translate("Scope", "All books")
+        parts = [book_title or QCoreApplication.translate("Scope", "One book")]
         if self.chapters:
             parts.append("ch. " + ", ".join(self.chapters))
         if self.pages:

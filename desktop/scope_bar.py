@@ -55,12 +55,12 @@ class ScopeBar(QWidget):
         self.books.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.books.setMinimumContentsLength(16)
         self.books.currentIndexChanged.connect(self._book_changed)
-        self.chapters_btn = QToolButton(text="All chapters", toolTip="Only these chapters")
+        self.chapters_btn = QToolButton(text=self.tr("All chapters"), toolTip=self.tr("Only these chapters"))
         self.chapters_btn.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         self.chapters_menu = QMenu(self)
         self.chapters_menu.triggered.connect(self._chapters_changed)
         self.chapters_btn.setMenu(self.chapters_menu)
-        self.pages_box = QCheckBox("Pages")
+        self.pages_box = QCheckBox(self.tr("Pages"))
         self.page_from, self.page_to = PageSpin(), PageSpin()
         self.pages_box.toggled.connect(self._pages_toggled)
         for spin in (self.page_from, self.page_to):
@@ -68,7 +68,7 @@ class ScopeBar(QWidget):
         self.dash = QLabel("–")
         row = QHBoxLayout(self)
         row.setContentsMargins(0, 0, 0, 0)
-        row.addWidget(QLabel("Ask in:"))
+        row.addWidget(QLabel(self.tr("Ask in:")))
         row.addWidget(self.books, 1)
         for w in (self.chapters_btn, self.pages_box, self.page_from, self.dash, self.page_to):
             row.addWidget(w)
@@ -82,7 +82,7 @@ class ScopeBar(QWidget):
         current = self.book_id
         self.books.blockSignals(True)
         self.books.clear()
-        self.books.addItem("All books", None)
+        self.books.addItem(self.tr("All books"), None)
         for b in library.books():
             self.books.addItem(b.title, b.id)
         index = self.books.findData(current) if current else 0
@@ -138,7 +138,7 @@ class ScopeBar(QWidget):
             self._fill_book(book_id)
         else:
             self.pages_box.setChecked(False)
-        self.chapters_btn.setText("All chapters")
+        self.chapters_btn.setText(self.tr("All chapters"))
         self.changed.emit()
 
     def _fill_book(self, book_id: str) -> None:
@@ -159,7 +159,7 @@ class ScopeBar(QWidget):
 
     def _chapters_changed(self) -> None:
         chosen = [a.data() for a in self.chapters_menu.actions() if a.isChecked()]
-        self.chapters_btn.setText("Ch. " + ", ".join(chosen) if chosen else "All chapters")
+        self.chapters_btn.setText(self.tr("Ch. ") + ", ".join(chosen) if chosen else self.tr("All chapters"))
         self.changed.emit()
 
     def _pages_toggled(self, on: bool) -> None:

@@ -6,9 +6,11 @@ the tabs do.
 """
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import (QButtonGroup, QHBoxLayout, QLabel, QListWidget, QPlainTextEdit, QProgressBar,
                                QPushButton, QRadioButton, QSpinBox, QTextBrowser, QVBoxLayout, QWidget)
+
+translate = QCoreApplication.translate  # module functions: lupdate reads translate("Study", ...)
 
 
 def _status() -> QLabel:
@@ -31,11 +33,11 @@ def practice_tab(panel) -> QWidget:
     panel.exercise_list = QListWidget()
     panel.exercise_text = _browser()
     panel.answer = QPlainTextEdit()
-    panel.answer.setPlaceholderText("Your answer")
+    panel.answer.setPlaceholderText(translate("Study", "Your answer"))
     panel.answer.setMaximumHeight(70)
-    panel.check_button = QPushButton("Check my answer")
-    panel.like_button = QPushButton("More like this")
-    panel.next_chapter_button = QPushButton("Go to the next chapter")
+    panel.check_button = QPushButton(translate("Study", "Check my answer"))
+    panel.like_button = QPushButton(translate("Study", "More like this"))
+    panel.next_chapter_button = QPushButton(translate("Study", "Go to the next chapter"))
     panel.next_chapter_button.hide()
     panel.feedback = _browser()
     buttons = QHBoxLayout()
@@ -66,13 +68,13 @@ def cards_tab(panel) -> QWidget:
     panel.card_back = QLabel("")
     panel.card_back.setWordWrap(True)
     panel.card_back.setTextFormat(Qt.TextFormat.RichText)
-    panel.show_button = QPushButton("Show answer")
-    panel.page_button = QPushButton("Open its page")
+    panel.show_button = QPushButton(translate("Study", "Show answer"))
+    panel.page_button = QPushButton(translate("Study", "Open its page"))
     panel.page_button.setEnabled(False)
-    panel.review_all_button = QPushButton("Review all of this chapter's cards")
+    panel.review_all_button = QPushButton(translate("Study", "Review all of this chapter's cards"))
     panel.review_all_button.hide()
     panel.rate_buttons = {name: QPushButton(name.capitalize()) for name in ("again", "hard", "good", "easy")}
-    panel.export_button = QPushButton("Export to Anki…")
+    panel.export_button = QPushButton(translate("Study", "Export to Anki…"))
     rates = QHBoxLayout()
     for b in panel.rate_buttons.values():
         rates.addWidget(b)
@@ -102,28 +104,30 @@ def quiz_tab(panel) -> QWidget:
     panel.quiz_count = QSpinBox()
     panel.quiz_count.setRange(1, 30)
     panel.quiz_count.setValue(5)
-    panel.generate_button = QPushButton("Make a quiz")
-    panel.cancel_button = QPushButton("Cancel")
+    panel.generate_button = QPushButton(translate("Study", "Make a quiz"))
+    panel.cancel_button = QPushButton(translate("Study", "Cancel"))
     panel.cancel_button.setEnabled(False)
-    panel.saved_button = QPushButton("Take the saved quiz")
-    panel.saved_button.setToolTip("The quiz last made for this chapter, here or by a teacher (a course pack)")
+    panel.saved_button = QPushButton(translate("Study", "Take the saved quiz"))
+    panel.saved_button.setToolTip(
+        translate("Study", "The quiz last made for this chapter, here or by a teacher (a course pack)"))
     panel.saved_button.hide()
     panel.quiz_status = _status()
     panel.quiz_progress = QProgressBar()
     panel.quiz_progress.hide()
-    panel.question = QLabel("Make a quiz on this chapter: every answer is checked against the book.")
+    panel.question = QLabel(
+        translate("Study", "Make a quiz on this chapter: every answer is checked against the book."))
     panel.question.setWordWrap(True)
     panel.question.setTextFormat(Qt.TextFormat.RichText)
     panel.choice_group = QButtonGroup(panel)
     panel.choice_buttons = [QRadioButton("") for _ in range(4)]
-    panel.submit_button = QPushButton("Check")
-    panel.next_button = QPushButton("Next question")
+    panel.submit_button = QPushButton(translate("Study", "Check"))
+    panel.next_button = QPushButton(translate("Study", "Next question"))
     panel.quiz_result = QLabel("")
     panel.quiz_result.setWordWrap(True)
     panel.quiz_result.setTextFormat(Qt.TextFormat.RichText)
     panel.quiz_result.linkActivated.connect(lambda _link: panel._open_ref(panel._current_question_ref()))
     row = QHBoxLayout()
-    row.addWidget(QLabel("Questions"))
+    row.addWidget(QLabel(translate("Study", "Questions")))
     row.addWidget(panel.quiz_count)
     row.addWidget(panel.generate_button)
     row.addWidget(panel.cancel_button)

@@ -11,13 +11,15 @@ from __future__ import annotations
 import html
 import re
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtGui import QColor, QGuiApplication, QPalette
 from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QVBoxLayout, QWidget
 
-from core.answer.attribution import ABOUT_CODE_LABEL, UNSUPPORTED_LABEL
+from core.answer.language import language_name, sentence_labels
 from desktop.conversations import CiteRecord, Turn
 from desktop.math_render import MathStash, MathStyle, clip, math_html
+
+translate = QCoreApplication.translate  # module functions, not QObjects: lupdate reads translate("Transcript", ...)
 
 MARKER = re.compile(r"\[(\d+(?:\s*[,;]\s*\d+)*)\]")
 _BOLD = re.compile(r"\*\*(.+?)\*\*")
@@ -63,6 +65,14 @@ def math_style(palette: QPalette, color: str | None = None) -> MathStyle:
                               screen.devicePixelRatio() if screen else 1.0)
 
 
+def language_label(code: str) -> str:
+    """The name of the answer's language in the interface's language ("Spanish", "español", "espagnol")."""
+    names = {"es": translate("Transcript", "Spanish"), "fr": translate("Transcript", "French"),
+             "de": translate("Transcript", "German"), "pt": translate("Transcript", "Portuguese"),
+             "zh": translate("Transcript", "Chinese")}
+    return names.get(code, language_name(code))
+
+
 def answer_html(turn: Turn, turn_index: int, colors: tuple[str, str], muted: str = "#808080",
                 style: MathStyle = MathStyle()) -> str:
     """The answer text as HTML: escaped, paragraphs kept, ``**bold**`` honoured, markers as chips, formulas
@@ -75,10 +85,12 @@ def answer_html(turn: Turn, turn_index: int, colors: tuple[str, str], muted: str
     stash = MathStash()  # formulas out of the way of escaping, "**", "[n]" (as in "\sqrt[3]{x}")
     text = html.escape(stash.hide(turn.answer))
     code = set(turn.about_code)
+    not_found, about_code = sentence_labels(turn.language)
     for sentence in dict.fromkeys(turn.unsupported):
         escaped = html.escape(stash.hide(sentence))
-        label, tip = ((ABOUT_CODE_LABEL, "Your book cannot say what your own program does") if sentence in code
-                      else (UNSUPPORTED_LABEL, "No source supports this sentence"))
+        own_code = translate("Transcript", "Your book cannot say what your own program does")
+        label, tip = ((about_code, own_code) if sentence in code
+                      else (not_found, translate("Transcript", "No source supports this sentence")))
         text = text.replace(escaped, f'<span style="color:{muted}" title="{tip}">'
                                      f'{escaped} <i>({label})</i></span>', 1)
     text = _BOLD.sub(r"<b>\1</b>", text)
@@ -92,30 +104,40 @@ def turn_html(turn: Turn, index: int, palette: QPalette, style: MathStyle | None
     colors = chip_colors(palette)
     muted = muted_color(palette)
     style = style or math_style(palette)
-    parts = [f'<p style="margin-top:14px"><b>You:</b> {html.escape(turn.question)}'
+    you, from_book = translate("Transcript", "You:"), translate("Transcript", "From the book:")
+    searching = translate("Transcript", "Searching your books…")
+    parts = [f'<p style="margin-top:14px"><b>{you}</b> {html.escape(turn.question)}'
              f' <span style="color:{muted}">· {html.escape(turn.scope)}</span></p>']
     if turn.preview is not None and not turn.refused:
         p = turn.preview
-        parts.append(f'<p style="margin-left:12px"><span style="color:{muted}"><i>From the book:</i></span> '
+        parts.append(f'<p style="margin-left:12px"><span style="color:{muted}"><i>{from_book}</i></span> '
                      f'\u201c{math_html(clip(p.quote, 400), style)}\u201d {chip(index, p, p.n, colors, "preview")}</p>')
     body = answer_html(turn, index, colors, muted, style) if turn.answer else (
-        f'<span style="color:{muted}">Searching your books…</span>' if turn.state == "streaming" else "")
-    parts.append(f"<p><b>Lantern:</b> {body}</p>")
+        f'<span style="color:{muted}">{searching}</span>' if turn.state == "streaming" else "")
+    lantern = translate("Transcript", "Lantern:")
+    parts.append(f"<p><b>{lantern}</b> {body}</p>")
     if turn.refused and turn.nearest_sections:
         links = " · ".join(f'<a href="section:{index}:{i}">{html.escape(name)}</a>'
                            for i, name in enumerate(turn.nearest_sections))
-        parts.append(f"<p>Nearest sections: {links}</p>")
+        nearest = translate("Transcript", "Nearest sections:")
+        parts.append(f"<p>{nearest} {links}</p>")
     notes = []
     if turn.state == "stopped":
-        notes.append("Stopped.")
+        notes.append(translate("Transcript", "Stopped."))
     if turn.state == "error":
-        notes.append(f"⚠ {html.escape(turn.error or 'The answer failed.')}")
+        failed = translate("Transcript", "The answer failed.")
+        notes.append(f"⚠ {html.escape(turn.error or failed)}")
     if turn.notice and turn.state == "done":  # e.g. the model's answer could not be matched to the book
         notes.append(html.escape(turn.notice))
     elif turn.extractive and not turn.refused and turn.state == "done":
-        notes.append("Quoted from your book (no chat model is loaded).")
+        notes.append(translate("Transcript", "Quoted from your book (no chat model is loaded)."))
     if turn.beyond_book:
-        notes.append("Includes explanation beyond the book.")
+        notes.append(translate("Transcript", "Includes explanation beyond the book."))
+    if turn.original and turn.state == "done":  # hover for the English the book was checked against
+        note = translate("Transcript", "Translated into {language} from the English answer checked against your book.")
+        hover = translate("Transcript", "Hover to read the English.")
+        notes.append(f'{html.escape(note.format(language=language_label(turn.language)))} '
+                     f'<span title="{html.escape(turn.original)}"><u>{html.escape(hover)}</u></span>')
     if turn.still_indexing and turn.state != "streaming":
         titles = ", ".join(f"\u201c{html.escape(t)}\u201d" for t in turn.still_indexing)
         verb = "is" if len(turn.still_indexing) == 1 else "are"
@@ -128,8 +150,9 @@ def turn_html(turn: Turn, index: int, palette: QPalette, style: MathStyle | None
 def conversation_html(turns: list[Turn], palette: QPalette, style: MathStyle | None = None) -> str:
     """The whole conversation; ``style`` draws formulas in the transcript's own font (default: the app's)."""
     if not turns:
-        return ("<p>Ask a question about your books. Answers cite the chapter, section and page; "
-                "click a citation to open the page.</p>")
+        intro = translate("Transcript", "Ask a question about your books. Answers cite the chapter, section and page; "
+                                        "click a citation to open the page.")
+        return f"<p>{html.escape(intro)}</p>"
     style = style or math_style(palette)
     return "\n".join(turn_html(t, i, palette, style) for i, t in enumerate(turns))
 
@@ -176,7 +199,7 @@ class SourceCards(QScrollArea):
         inner = QWidget()
         self.box = QVBoxLayout(inner)
         self.box.setContentsMargins(0, 0, 0, 0)
-        self.title = QLabel("<b>Sources</b>")
+        self.title = QLabel("<b>" + self.tr("Sources") + "</b>")
         self.box.addWidget(self.title)
         self.box.addStretch(1)
         self.setWidget(inner)
@@ -188,7 +211,8 @@ class SourceCards(QScrollArea):
             card.hide()
             card.deleteLater()
         self.cards = []
-        self.title.setText("<b>Sources</b>" if records else "<b>Sources</b> — none yet")
+        sources, none_yet = self.tr("Sources"), self.tr("Sources — none yet")
+        self.title.setText(f"<b>{sources if records else none_yet}</b>")
         for r in records:
             card = SourceCard(r)
             card.clicked.connect(self.cardClicked)

@@ -135,7 +135,7 @@ class FakeStream:
 class FakeChatModel:
     """A stand-in for ``core.llm.model.LocalModel`` in the answer tests: replies with a scripted text.
 
-    ``reply`` is split into word pieces; ``error`` (a ``ModelUnavailableError``) is raised by
+    ``reply`` is split into word pieces (a list: one reply per call, the last one repeated); ``error`` (a ``ModelUnavailableError``) is raised by
     ``model_path`` (``error_at="path"``) or while streaming (``error_at="stream"``).
     """
 
@@ -175,7 +175,8 @@ class FakeChatModel:
     def stream_chat(self, messages, *, max_tokens: int = 300, temperature: float = 0.2, cancel=None, **kwargs: object):
         self.calls.append(list(messages))
         self.kwargs.append(dict(kwargs))
-        pieces = re.findall(r"\S+\s*|\s+", self.reply)
+        reply = self.reply if isinstance(self.reply, str) else self.reply[min(len(self.calls), len(self.reply)) - 1]
+        pieces = re.findall(r"\S+\s*|\s+", reply)
         err = self.error if self.error_at == "stream" else None
         stream = FakeStream(pieces, cancel, self.delay, err)
         self.streams.append(stream)

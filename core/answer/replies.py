@@ -6,9 +6,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
+from typing import Any
 
 from core.answer.attribution import Attributed, Support, citation, short_quote
-from core.models import AnswerEvent, AnswerEventKind, Chunk, Citation, Source
+from core.models import Answer, AnswerEvent, AnswerEventKind, Chunk, Citation, Source
 from core.retrieval.context import page_span
 
 EXTRACTIVE_SOURCES = 3  # sentences an extractive answer quotes at most
@@ -25,18 +26,54 @@ def section_name(chunk: Chunk) -> str:
     return f"{name}, {pages}" if name and pages else name or pages
 
 
-def refusal_text(nearest: Sequence[str], *, empty_library: bool = False, absent: Sequence[str] = ()) -> str:
-    """The honest "not in your book" reply (naming the ``absent`` terms the book never mentions)."""
+# The refusal in the student's language: (never mentions {named}, doesn't cover, closest sections, how to go
+# beyond, "or").  Written by hand, not by the model: a refusal must say exactly this.
+_REFUSALS = {
+    "en": ("Your book never mentions {named}, so I won't guess.",
+           "Your book doesn't seem to cover this, so I won't guess.", " The closest sections are: ",
+           " (Turn on \u201cexplain beyond the book\u201d for a general answer, clearly labelled.)", " or "),
+    "es": ("Tu libro nunca menciona {named}, así que no voy a adivinar.",
+           "Tu libro no parece tratar esto, así que no voy a adivinar.", " Las secciones más cercanas son: ",
+           " (Activa \u201cexplain beyond the book\u201d para una respuesta general, claramente señalada.)", " o "),
+    "fr": ("Ton livre ne mentionne jamais {named}, donc je ne vais pas deviner.",
+           "Ton livre ne semble pas traiter cette question, donc je ne vais pas deviner.",
+           " Les sections les plus proches sont : ",
+           " (Active \u00ab explain beyond the book \u00bb pour une réponse générale, clairement signalée.)", " ou "),
+    "de": ("Dein Buch erwähnt {named} nirgends, deshalb rate ich nicht.",
+           "Dein Buch scheint das nicht zu behandeln, deshalb rate ich nicht.", " Die nächsten Abschnitte sind: ",
+           " (Schalte \u201eexplain beyond the book\u201c ein für eine allgemeine, klar gekennzeichnete Antwort.)",
+           " oder "),
+    "pt": ("Seu livro nunca menciona {named}, então não vou adivinhar.",
+           "Seu livro não parece tratar disso, então não vou adivinhar.", " As seções mais próximas são: ",
+           " (Ative \u201cexplain beyond the book\u201d para uma resposta geral, claramente identificada.)", " ou "),
+    "zh": ("你的书从未提到{named}，所以我不会猜测。", "你的书似乎没有讲到这个问题，所以我不会猜测。", "最接近的章节是：",
+           "（打开\u201cexplain beyond the book\u201d可得到一般性的回答，并会明确标注。）", "或"),
+}
+
+
+def refusal_text(nearest: Sequence[str], *, empty_library: bool = False, absent: Sequence[str] = (),
+                 language: str = "en") -> str:
+    """The honest "not in your book" reply (naming the ``absent`` terms the book never mentions), in
+    ``language`` (a key of ``_REFUSALS``; English for any other)."""
     if empty_library:
         return "Your library is empty: import a book first, then ask about it."
+    never, uncovered, closest, beyond, either = _REFUSALS.get(language, _REFUSALS["en"])
     if absent:
-        named = " or ".join(f"\u201c{t}\u201d" for t in absent[:2])
-        text = f"Your book never mentions {named}, so I won't guess."
+        text = never.format(named=either.join(f"\u201c{t}\u201d" for t in absent[:2]))
     else:
-        text = "Your book doesn't seem to cover this, so I won't guess."
+        text = uncovered
     if nearest:
-        text += " The closest sections are: " + "; ".join(nearest) + "."
-    return text + " (Turn on \u201cexplain beyond the book\u201d for a general answer, clearly labelled.)"
+        text += closest + "; ".join(nearest) + ("" if language == "zh" else ".")
+    return text + beyond
+
+
+def declined_answer(base: Answer, verdict: Any, *, empty_library: bool = False, **fields: Any) -> Answer:
+    """``base`` as "not in your book": the refusal naming what the book never mentions (``verdict``, a
+    ``core.retrieval.coverage.Coverage``) and the nearest sections; ``fields`` set the rest (timings, model)."""
+    nearest = tuple(section_name(h.chunk) for h in verdict.nearest)
+    absent = tuple(verdict.absent_terms)
+    return replace(base, text=refusal_text(nearest, empty_library=empty_library, absent=absent), refused=True,
+                   nearest_sections=nearest, absent_terms=absent, **fields)
 
 
 def _norm(text: str) -> str:

@@ -30,11 +30,13 @@ from core.answer.attribution import (BEYOND_BOOK_LABEL, Support, attribute, best
                                      complete_sentences, render, split_answer, stems)
 from core.answer.followup import rewrite_followup
 from core.answer.grounding import ABOUT_PROGRAM, TOGETHER, Grounded, evidence_citations, ground
+from core.answer.language import ENGLISH, detect
 from core.answer.markers import MarkerFilter, ParagraphGate, strip_source_tags
 from core.answer.evidence import Gathered, evidence_signals
+from core.answer.multilingual import ask_in_language, chat_with
 from core.answer.preparation import AnswerSettings, Prepared, embed_candidates, gather_evidence, prepare
 from core.answer.prompt import PASSAGE_SYSTEM_PROMPT, SYSTEM_PROMPT
-from core.answer.replies import (extractive_text, preview_citation, refusal_text, says_not_covered, section_name,
+from core.answer.replies import (declined_answer, extractive_text, preview_citation, says_not_covered,
                                  stream_words)
 from core.errors import LanternError, ModelUnavailableError
 from core.llm.model import LocalModel
@@ -171,12 +173,29 @@ class Tutor:
         ``conversation_id`` the finished turn is stored in the library.  ``beyond_book`` overrides the
         setting for this question.  Stops quietly as soon as ``cancel()`` returns True.
         """
+        beyond = self.settings.beyond_book if beyond_book is None else beyond_book
+        cancel = cancel or _never
         try:
-            yield from self._ask(question, book_id, tuple(chapters), pages, cancel or _never, conversation_id,
-                                 previous, self.settings.beyond_book if beyond_book is None else beyond_book)
+            language = self.language_of(question, book_id)
+            if language == ENGLISH:
+                yield from self._ask(question, book_id, tuple(chapters), pages, cancel, conversation_id, previous,
+                                     beyond)
+                return
+            previous = previous or self._previous_turn(conversation_id)
+            yield from ask_in_language(
+                question, language, chat_with(self.model, cancel),
+                lambda english: self._ask(english, book_id, tuple(chapters), pages, cancel, None, previous, beyond),
+                lambda answer: self._remember(conversation_id, replace(answer, conversation_id=conversation_id)))
         except LanternError as exc:
             log.warning("answering failed: %s", exc.message)
             yield AnswerEvent(AnswerEventKind.ERROR, text=exc.message)
+
+    def language_of(self, question: str, book_id: str | None = None) -> str:
+        """The language ``question`` is asked in (``core.answer.language.detect``): English, the books' language,
+        whenever no model can translate."""
+        if self.model_error() is not None:
+            return ENGLISH
+        return detect(question, lambda word: self.library.mentions(word, book_id=book_id))
 
     def _ask(self, question: str, book_id: str | None, chapters: tuple[str, ...], pages: tuple[int, int] | None,
              cancel: CancelFn, conversation_id: int | None, previous: Turn | None,
@@ -196,17 +215,13 @@ class Tutor:
         if cancel():
             return
         if not verdict.covered and not beyond:
-            nearest = tuple(section_name(h.chunk) for h in verdict.nearest)
-            text = refusal_text(nearest, empty_library=not hits and not self.library.books(),
-                                absent=verdict.absent_terms)
+            answer = declined_answer(base, verdict, empty_library=not hits and not self.library.books())
             yield AnswerEvent(AnswerEventKind.SOURCES, sources=())
             timings["sources_ms"] = ms()
-            yield from stream_words(text, cancel)
+            yield from stream_words(answer.text, cancel)
             timings["first_token_ms"] = timings["sources_ms"]
             timings["total_ms"] = ms()
-            answer = replace(base, text=text, refused=True, nearest_sections=nearest,
-                             timings_ms=tuple(timings.items()))
-            self._remember(conversation_id, answer)
+            answer = self._remember(conversation_id, replace(answer, timings_ms=tuple(timings.items())))
             yield AnswerEvent(AnswerEventKind.DONE, answer=answer)
             return
 
@@ -312,7 +327,11 @@ class Tutor:
             # The model says the book does not answer it, or no evidence sentence carries anything it wrote (the
             # evidence reader), or nothing it wrote is backed by a passage and retrieval was not sure either (the
             # passage reader): the book does not answer this question.
-            return self._declined(base, verdict, timings, ms, dropped=tuple(t for _, t, _ in sentences))
+            # What the model wrote is kept in ``dropped`` (never shown), so a benchmark can tell "the model
+            # said so" from "nothing it wrote was carried".
+            timings["total_ms"] = ms()
+            return declined_answer(base, verdict, model=self.model_name, timings_ms=tuple(timings.items()),
+                                   dropped=tuple(t for _, t, _ in sentences))
         if grounded or uncovered:
             text = render(attributed)
         else:  # the model declined or wrote nothing the book backs, yet retrieval is sure: the book's own words
@@ -344,16 +363,6 @@ class Tutor:
             sims = answer @ prep.evidence_vectors.T if answer is not None else None
         return ground(sentences, Grounded(texts, sims), question=question, beyond_book=beyond)
 
-    def _declined(self, base: Answer, verdict: Any, timings: dict[str, float], ms: Callable[[], float],
-                  dropped: tuple[str, ...] = ()) -> Answer:
-        """"Not in your book" after the model wrote: what it wrote is kept in ``dropped`` (never shown as an
-        answer), so a benchmark can tell "the model said so" from "nothing it wrote was carried"."""
-        nearest = tuple(section_name(h.chunk) for h in verdict.nearest)
-        timings["total_ms"] = ms()
-        return replace(base, text=refusal_text(nearest, absent=verdict.absent_terms), refused=True,
-                       nearest_sections=nearest, model=self.model_name, timings_ms=tuple(timings.items()),
-                       dropped=dropped)
-
     def _extractive(self, base: Answer, prep: Prepared, sources: tuple[Source, ...], quotes: dict,
                     error: LanternError | None, cancel: CancelFn, timings: dict[str, float],
                     ms: Callable[[], float], conversation_id: int | None) -> Iterator[AnswerEvent]:
@@ -373,13 +382,14 @@ class Tutor:
         self._remember(conversation_id, answer)
         yield AnswerEvent(AnswerEventKind.DONE, answer=answer)
 
-    def _remember(self, conversation_id: int | None, answer: Answer) -> None:
+    def _remember(self, conversation_id: int | None, answer: Answer) -> Answer:
         if conversation_id is None:
-            return
+            return answer
         self.library.append_turn(conversation_id, Turn(
             question=answer.question, answer=answer.text, search_question=answer.search_question,
             refused=answer.refused, beyond_book=answer.beyond_book, extractive=answer.extractive,
             citations=answer.citations))
+        return answer
 
 
 def _encode_or_none(embedder: Any, texts: list[str]) -> Any:

@@ -7,7 +7,7 @@ import json
 import sys
 from typing import Any, TextIO
 
-from core.answer.attribution import ABOUT_CODE_LABEL, UNSUPPORTED_LABEL
+from core.answer.language import language_name, sentence_labels
 from core.models import Answer, Citation, Hit, ImportResult, ImportStatus
 
 
@@ -104,7 +104,7 @@ def answer_record(a: Answer) -> dict[str, Any]:
         "timings": {k: t.get(k) for k in ("retrieval_ms", "first_token_ms", "total_ms")},
         "beyond_book": a.beyond_book, "extractive": a.extractive, "notice": a.notice or None,
         "nearest_sections": list(a.nearest_sections), "unsupported": list(a.unsupported),
-        "about_code": list(a.about_code),
+        "about_code": list(a.about_code), "language": a.language, "english": a.original or None,
         "dropped": list(a.dropped), "question": a.question, "search_question": a.search_question,
         "model": a.model or None, "conversation_id": a.conversation_id,
         "preview": citation_record(a.preview) if a.preview is not None else None,
@@ -118,11 +118,15 @@ def print_answer_tail(a: Answer, out: TextIO, streamed: str = "") -> None:
     if a.dropped:
         lines += ["", f"(removed {len(a.dropped)} sentence(s) that nothing in your book supports)"]
     not_found = [s for s in a.unsupported if s not in a.about_code]
+    not_found_label, about_code_label = sentence_labels(a.language)
     if not_found:
-        lines += ["", f"({UNSUPPORTED_LABEL}: {' / '.join(not_found)})"]
+        lines += ["", f"({not_found_label}: {' / '.join(not_found)})"]
     if a.about_code:
-        lines += ["", f"({ABOUT_CODE_LABEL}: {' / '.join(a.about_code)})"]
-    if " ".join(a.text.split()) != " ".join(streamed.split()):
+        lines += ["", f"({about_code_label}: {' / '.join(a.about_code)})"]
+    if a.original:  # asked in another language: the English streamed, then its translation
+        lines += ["", f"In {language_name(a.language)} (translated from the English answer, which was checked "
+                      "against your book; quotes are the book's own words):", a.text]
+    elif " ".join(a.text.split()) != " ".join(streamed.split()):
         lines += ["", "Checked against your book:", a.text]
     if a.citations:
         lines.append("")

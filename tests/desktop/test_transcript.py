@@ -57,3 +57,14 @@ def test_a_cited_figure_chip_names_the_figure(qapp):
                        citations=()))
     html = turn_html(turn, 0, QPalette())
     assert "1 · Figure&nbsp;15.1, p.&nbsp;316" in html and "2 · p.&nbsp;317" in html
+
+
+def test_a_translated_answer_greys_in_the_students_language_and_keeps_the_english_at_hand(qapp):
+    turn = Turn("¿Qué es la energía cinética?", sources=[CiteRecord(1, "b", 10, 10, "10")])
+    turn.finish(Answer(question=turn.question, text="La energía cinética es un escalar [1]. Es la mejor energía.",
+                       citations=(), unsupported=("Es la mejor energía.",), language="es",
+                       original="Kinetic energy is a scalar [1]. It is the best kind of energy."))
+    html = turn_html(turn, 0, QPalette())
+    assert "Es la mejor energía. <i>(no está en tu libro)</i>" in html and UNSUPPORTED_LABEL not in html
+    assert "Translated into Spanish" in html and 'title="Kinetic energy is a scalar [1].' in html
+    assert "cite:0:1" in html

@@ -1,0 +1,137 @@
+"""The student's language: which language a question is written in, and the messages that have the local chat
+model translate a question into the book's language and an answer back.
+
+Lantern reads, retrieves and checks in the book's language: the keyword index, the English embedding model,
+the evidence sentences and the grounding all compare words of the book.  A question in Spanish is therefore
+translated into English first, answered and grounded in English, and only the finished sentences go back into
+Spanish, each keeping the citation and the grey it earned in English.  Quotes stay the book's own words.
+
+Language identification is py3langid (langid.py's model, shipped in the wheel), limited to the languages below.
+A short English question can look foreign to it ("define entropy" scores as French), so a question is taken as
+foreign only when it also uses a word the book never does: a question made of the book's own words is asked in
+the book's language, whatever the detector says.  That needs no threshold.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from functools import lru_cache
+
+from core.answer.attribution import ABOUT_CODE_LABEL, UNSUPPORTED_LABEL
+from core.llm.settings import Message
+
+ENGLISH = "en"
+LANGUAGES = {"es": "Spanish", "fr": "French", "de": "German", "pt": "Portuguese", "zh": "Chinese"}
+# How a greyed sentence is marked, in the student's language: (no source backs it, it is about the student's code).
+_LABELS = {
+    "es": ("no está en tu libro", "sobre tu código: ejecútalo para comprobarlo"),
+    "fr": ("absent de ton livre", "sur ton code : exécute-le pour vérifier"),
+    "de": ("nicht in deinem Buch", "zu deinem Code: führe ihn aus, um es zu prüfen"),
+    "pt": ("não está no seu livro", "sobre o seu código: execute-o para conferir"),
+    "zh": ("书中没有", "关于你的代码：请运行检查"),
+}
+_CODE = re.compile(r"```.*?(?:```|$)|`[^`\n]+`", re.S)
+_WORD = re.compile(r"[^\W\d_]+", re.U)
+_CJK = re.compile(r"[\u3400-\u9fff]")
+_NUMBERED = re.compile(r"^\s*(\d+)\s*[.)：:、．]\s*(.*\S)\s*$")
+
+
+def sentence_labels(language: str) -> tuple[str, str]:
+    """How the CLI and the desktop mark a greyed sentence in ``language``: (not found in the book, about the
+    student's own code)."""
+    return _LABELS.get(language, (UNSUPPORTED_LABEL, ABOUT_CODE_LABEL))
+
+
+def language_name(language: str) -> str:
+    """"Spanish" for "es" ("English" for the book's own language)."""
+    return LANGUAGES.get(language, "English")
+
+
+@lru_cache(maxsize=1)
+def _identifier():
+    from py3langid.langid import MODEL_FILE, LanguageIdentifier  # 0.5 s to load: only when first asked
+
+    identifier = LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
+    identifier.set_languages([ENGLISH, *LANGUAGES])
+    return identifier
+
+
+def prose(text: str) -> str:
+    """``text`` without its code: fenced blocks and `inline code` are neither language nor to be translated."""
+    return " ".join(_CODE.sub(" ", text).split())
+
+
+def detect(question: str, known: Callable[[str], bool]) -> str:
+    """The language of ``question``: a key of ``LANGUAGES``, or ``ENGLISH``.
+
+    ``known(word)`` says whether the book uses a word.  A question in Chinese characters is Chinese.  Otherwise
+    the detector's choice stands only when some word of the question is unknown to the book."""
+    text = prose(question)
+    if not text:
+        return ENGLISH
+    if _CJK.search(text):
+        return "zh"
+    language = str(_identifier().classify(text)[0])
+    if language not in LANGUAGES:
+        return ENGLISH
+    return language if any(not known(w) for w in _WORD.findall(text)) else ENGLISH
+
+
+def question_messages(question: str, language: str) -> list[Message]:
+    """Chat messages asking for ``question`` (its prose; code is kept out) in English."""
+    name = LANGUAGES[language]
+    return [{"role": "system", "content":
+             f"You translate a student's question from {name} into English. Keep names, numbers, formulas and "
+             "anything in `backticks` exactly as written. Reply with the English question only."},
+            {"role": "user", "content": prose_with_inline_code(question)}]
+
+
+def prose_with_inline_code(question: str) -> str:
+    """The question without its fenced code blocks (inline `code` stays: it is part of the sentence)."""
+    return " ".join(re.sub(r"```.*?(?:```|$)", " ", question, flags=re.S).split())
+
+
+def code_blocks(question: str) -> str:
+    """The fenced code blocks of ``question``, as written, to go back after its translation."""
+    return "\n\n".join(m.group(0) for m in re.finditer(r"```.*?(?:```|$)", question, flags=re.S))
+
+
+def english_question(question: str, translated: str) -> str:
+    """The model's translation, cleaned (a quoted or labelled reply), with the question's code blocks after it."""
+    text = translated.strip().splitlines()[0] if translated.strip() else ""
+    text = re.sub(r"^(?:english|translation)\s*:\s*", "", text, flags=re.I).strip().strip('"\u201c\u201d')
+    code = code_blocks(question)
+    return f"{text}\n\n{code}" if code else text
+
+
+def answer_messages(sentences: Sequence[str], language: str, question: str = "") -> list[Message]:
+    """Chat messages asking for the numbered English ``sentences`` in ``language``, one numbered line each.
+    The student's own ``question`` is given so the translation uses the student's words for the same things."""
+    name = LANGUAGES[language]
+    lines = "\n".join(f"{i}. {' '.join(s.split())}" for i, s in enumerate(sentences, 1))
+    asked = f" The student asked: \u201c{prose_with_inline_code(question)}\u201d" if question.strip() else ""
+    return [{"role": "system", "content":
+             f"You translate a tutor's answer from English into {name}.{asked} Translate every numbered "
+             "sentence; keep names, numbers, formulas and anything in `backticks` exactly as written. Reply with "
+             "the same numbered lines, one sentence per line, and nothing else."},
+            {"role": "user", "content": lines}]
+
+
+def numbered_lines(reply: str, count: int) -> list[str] | None:
+    """The ``count`` translations in a numbered reply, in order, or None when any is missing."""
+    found: dict[int, str] = {}
+    for line in reply.splitlines():
+        m = _NUMBERED.match(line)
+        if m and 1 <= int(m.group(1)) <= count and int(m.group(1)) not in found:
+            found[int(m.group(1))] = m.group(2)
+    if count == 1 and not found:  # one sentence back without its number
+        lines = [line.strip() for line in reply.splitlines() if line.strip()]
+        return lines[:1] or None
+    return [found[i] for i in range(1, count + 1)] if len(found) == count else None
+
+
+def untranslated(question: str, english: str) -> bool:
+    """Did the translation keep every word of the question?  Then nothing was translated: the question was
+    already in the book's language ("define entropy", which the detector alone takes for French)."""
+    kept = {w.lower() for w in _WORD.findall(english)}
+    return all(w.lower() in kept for w in _WORD.findall(prose(question)))

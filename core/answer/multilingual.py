@@ -1,0 +1,118 @@
+"""Answering a question asked in another language than the book's (``core.answer.language`` says which).
+
+The question goes into English with the local chat model; the tutor answers, cites and grounds it in English as
+it does any question; then the finished answer comes back in the student's language, sentence by sentence, each
+keeping its ``[n]`` markers and its grey.  Quotes and section names stay the book's own words; a "not in your
+book" is written in the student's language from fixed phrases (``core.answer.replies.refusal_text``).
+"""
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import replace
+from typing import Any
+
+from core.answer.language import (ENGLISH, answer_messages, english_question, numbered_lines, question_messages,
+                                  untranslated)
+from core.answer.replies import refusal_text
+from core.models import Answer, AnswerEvent, AnswerEventKind
+
+log = logging.getLogger(__name__)
+
+QUESTION_TOKENS = 120  # a translated question is a sentence or two
+SENTENCE_TOKENS = 90  # per answer sentence translated
+_END = re.compile(r"[.!?:;\u3002\uff01\uff1f\uff1a\uff1b][\"\u201d\u2019)\u300d]*$")
+_MARKS = re.compile(r"(\s*(?:\[\d+(?:\s*[,;]\s*\d+)*\])+)?([.!?:;][\"\u201d\u2019)]*)?")
+
+Chat = Callable[..., str]
+
+
+def chat_with(model: Any, cancel: Callable[[], bool] | None = None) -> Chat:
+    """``chat(messages, **options)`` -> the whole reply, from a model's ``stream_chat`` (stopped by ``cancel``)."""
+    return lambda messages, **options: "".join(model.stream_chat(messages, cancel=cancel, **options))
+
+
+def translate_question(chat: Chat, question: str, language: str) -> str:
+    """``question`` in English (its code blocks kept as written); the question itself when the model gives
+    nothing back."""
+    reply = chat(question_messages(question, language), max_tokens=QUESTION_TOKENS, temperature=0.0)
+    return english_question(question, reply) or question
+
+
+def translate_sentences(chat: Chat, sentences: Sequence[str], language: str, question: str = "") -> list[str]:
+    """Each English sentence in ``language``: one call with numbered lines, then one call per sentence for any
+    the reply lost; a sentence the model returns nothing for stays English."""
+    if not sentences:
+        return []
+    reply = chat(answer_messages(sentences, language, question),
+                 max_tokens=SENTENCE_TOKENS * len(sentences), temperature=0.0)
+    lines = numbered_lines(reply, len(sentences))
+    if lines is not None:
+        return lines
+    log.info("translation lost its numbering; translating %d sentences one by one", len(sentences))
+    out = []
+    for s in sentences:
+        one = numbered_lines(chat(answer_messages([s], language, question), max_tokens=SENTENCE_TOKENS,
+                                  temperature=0.0), 1)
+        out.append(one[0] if one else s)
+    return out
+
+
+def _split_end(sentence: str) -> tuple[str, str]:
+    m = _END.search(sentence)
+    return (sentence[:m.start()], m.group(0)) if m else (sentence, "")
+
+
+def swap_sentences(text: str, pairs: Sequence[tuple[str, str]]) -> str:
+    """``text`` with each English sentence replaced by its translation, the ``[n]`` markers that ``render``
+    put before the sentence's last punctuation kept in place."""
+    out, pos = [], 0
+    located = sorted(((text.find(_split_end(s)[0], 0), s, t) for s, t in pairs), key=lambda x: x[0])
+    for i, english, translated in located:
+        body = _split_end(english)[0]
+        if i < pos or not body:
+            continue
+        j = i + len(body)
+        m = _MARKS.match(text, j)
+        marks, punct = m.group(1) or "", m.group(2) or ""
+        new_body, new_punct = _split_end(translated.strip())
+        out.append(text[pos:i] + new_body + marks + (new_punct or punct))
+        pos = m.end()
+    return "".join(out) + text[pos:]
+
+
+def translate_answer(answer: Answer, language: str, chat: Chat, question: str) -> Answer:
+    """``answer`` (English) for a student who asked ``question`` in ``language``; the English is kept in
+    ``Answer.original``."""
+    if answer.refused:
+        text = refusal_text(answer.nearest_sections, absent=answer.absent_terms, language=language)
+        return replace(answer, question=question, text=text, language=language, original=answer.text)
+    if answer.extractive:  # the book's own words, quoted: nothing to translate
+        return replace(answer, question=question, language=language, original=answer.text)
+    english = list(dict.fromkeys(s for s in (*answer.supported, *answer.unsupported) if s.strip()))
+    translated = dict(zip(english, translate_sentences(chat, english, language, question)))
+    pick = lambda texts: tuple(translated.get(s, s) for s in texts)  # noqa: E731
+    return replace(answer, question=question, text=swap_sentences(answer.text, list(translated.items())),
+                   supported=pick(answer.supported), unsupported=pick(answer.unsupported),
+                   about_code=pick(answer.about_code), language=language, original=answer.text)
+
+
+def ask_in_language(question: str, language: str, chat: Chat, ask: Callable[[str], Iterator[AnswerEvent]],
+                    remember: Callable[[Answer], Answer]) -> Iterator[AnswerEvent]:
+    """Events of ``ask(english question)`` with the finished answer in ``language``, passed through ``remember``
+    (which stores it in the conversation).
+
+    The English answer streams as it is written (the student sees the tutor at work); DONE carries the
+    translation, which replaces it."""
+    english = translate_question(chat, question, language)
+    if untranslated(question, english):
+        log.info("the %s-looking question came back unchanged from translation: asked as written", language)
+        english, language = question, ENGLISH
+    else:
+        log.info("question in %s, asked as: %s", language, english)
+    for event in ask(english):
+        if event.kind is AnswerEventKind.DONE and event.answer is not None:
+            answer = event.answer if language == ENGLISH else translate_answer(event.answer, language, chat, question)
+            event = replace(event, answer=remember(answer))
+        yield event

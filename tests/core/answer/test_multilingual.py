@@ -1,0 +1,89 @@
+"""A question in another language: asked in English, grounded in English, answered in the student's language."""
+from __future__ import annotations
+
+from core.answer.multilingual import swap_sentences, translate_answer, translate_sentences
+from core.answer.preparation import AnswerSettings
+from core.answer.tutor import Tutor, collect
+from core.models import Answer
+from tests.core.answer.test_tutor import WordsOnly, covered, lib, not_covered  # noqa: F401  (the fixture)
+from tests.fakes import FakeChatModel
+
+
+def scripted_chat(*replies: str):
+    calls = []
+
+    def chat(messages, **options):
+        calls.append(messages)
+        return replies[min(len(calls), len(replies)) - 1]
+    chat.calls = calls
+    return chat
+
+
+def test_markers_stay_where_the_english_sentence_had_them():
+    text = "Operant conditioning links a behaviour to its consequence [7]. It uses rewards.\n\nIt is learning [2][3]."
+    out = swap_sentences(text, [("Operant conditioning links a behaviour to its consequence.",
+                                 "El condicionamiento operante une una conducta con su consecuencia."),
+                                ("It uses rewards.", "Usa recompensas."),
+                                ("It is learning.", "Es aprendizaje.")])
+    assert out == ("El condicionamiento operante une una conducta con su consecuencia [7]. Usa recompensas.\n\n"
+                   "Es aprendizaje [2][3].")
+    assert swap_sentences("认知 [1].", [("认知.", "认知失调。")]) == "认知失调 [1]。"
+
+
+def test_sentences_lost_from_a_numbered_reply_are_translated_one_by_one():
+    chat = scripted_chat("1. Uno.", "Uno.", "1. Dos.")
+    assert translate_sentences(chat, ["One.", "Two."], "es") == ["Uno.", "Dos."]
+    assert len(chat.calls) == 3
+
+
+def test_a_declined_answer_is_declined_in_the_students_language():
+    english = Answer(question="What is string theory?", text="Your book doesn't seem to cover this.", citations=(),
+                     refused=True, nearest_sections=("5.4 Hearing, p. 128",), absent_terms=("string theory",))
+    answer = translate_answer(english, "es", scripted_chat("unused"), "¿Qué es la teoría de cuerdas?")
+    assert answer.text.startswith("Tu libro nunca menciona \u201cstring theory\u201d")
+    assert "5.4 Hearing, p. 128" in answer.text and answer.original == english.text
+    assert answer.question == "¿Qué es la teoría de cuerdas?" and answer.language == "es"
+
+
+def test_a_spanish_question_is_answered_in_spanish_with_the_english_citations(lib):  # noqa: F811
+    model = FakeChatModel(["How does photosynthesis work?",
+                           "Photosynthesis turns light energy into chemical energy [1]. "
+                           "The moon is made of green cheese and orbits quickly.",
+                           "1. La fotosíntesis convierte la energía de la luz en energía química.\n"
+                           "2. La luna es de queso verde y gira deprisa."])
+    tutor = Tutor(lib, model, settings=AnswerSettings(), assess=covered, embedder=WordsOnly())
+    conversation = tutor.start_conversation()
+    answer = collect(tutor.ask("¿Cómo funciona la fotosíntesis?", conversation_id=conversation))
+    assert answer.language == "es" and answer.question == "¿Cómo funciona la fotosíntesis?"
+    assert answer.search_question == "How does photosynthesis work?"  # retrieved and grounded in English
+    assert answer.text.startswith("La fotosíntesis convierte la energía de la luz en energía química [")
+    assert answer.unsupported == ("La luna es de queso verde y gira deprisa.",)  # still greyed, translated
+    assert [c.quote for c in answer.citations] == ["Photosynthesis turns light energy into chemical energy."]
+    assert "green cheese" in answer.original
+    translate = model.calls[2]
+    assert "Spanish" in translate[0]["content"] and "¿Cómo funciona la fotosíntesis?" in translate[0]["content"]
+    [turn] = lib.load_conversation(conversation).turns  # the conversation keeps what the student read
+    assert turn.answer == answer.text and turn.search_question == answer.search_question
+
+
+def test_a_question_the_translation_leaves_unchanged_is_answered_as_asked(lib):  # noqa: F811
+    model = FakeChatModel(["Define entropy.", "Photosynthesis turns light energy into chemical energy [1]."])
+    tutor = Tutor(lib, model, settings=AnswerSettings(), assess=covered, embedder=WordsOnly())
+    assert tutor.language_of("define entropy") == "fr"  # the detector alone gets a short question wrong
+    answer = collect(tutor.ask("define entropy"))
+    assert answer.language == "en" and answer.original == "" and answer.search_question == "define entropy"
+    assert answer.text.startswith("Photosynthesis turns") and len(model.calls) == 2
+
+
+def test_a_foreign_question_the_book_does_not_cover_is_declined_in_that_language(lib):  # noqa: F811
+    model = FakeChatModel(["What is string theory?"])
+    tutor = Tutor(lib, model, settings=AnswerSettings(), assess=not_covered, embedder=WordsOnly())
+    answer = collect(tutor.ask("¿Qué es la teoría de cuerdas?"))
+    assert answer.refused and answer.text.startswith("Tu libro") and len(model.calls) == 1
+
+
+def test_stop_ends_a_foreign_question_without_an_answer(lib):  # noqa: F811
+    model = FakeChatModel(["How does photosynthesis work?", "Photosynthesis turns light energy [1].", "1. La luz."])
+    tutor = Tutor(lib, model, settings=AnswerSettings(), assess=covered, embedder=WordsOnly())
+    events = list(tutor.ask("¿Cómo funciona la fotosíntesis?", cancel=lambda: True))
+    assert events == [] and len(model.calls) <= 1  # nothing answered, nothing translated back
