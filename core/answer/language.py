@@ -77,13 +77,34 @@ def detect(question: str, known: Callable[[str], bool]) -> str:
     return language if any(not known(w) for w in _WORD.findall(text)) else ENGLISH
 
 
+# Two worked examples, one with a blank, on topics far from any textbook: without them the 1.5B answers a question
+# ("... is John Stuart Mill"), fills its blank, or hands it back untranslated.
+_EXAMPLES = {
+    "es": ("¿Cuánto tiempo hay que hervir un huevo para que quede duro?",
+           "¿Cuál es el río más largo de ________ y por qué se desborda?"),
+    "fr": ("Combien de temps faut-il faire bouillir un œuf pour qu'il soit dur ?",
+           "Quel est le plus long fleuve de ________ et pourquoi déborde-t-il ?"),
+    "de": ("Wie lange muss man ein Ei kochen, damit es hart wird?",
+           "Was ist der längste Fluss in ________, und warum tritt er über die Ufer?"),
+    "pt": ("Quanto tempo é preciso ferver um ovo para ele ficar duro?",
+           "Qual é o rio mais longo de ________ e por que ele transborda?"),
+    "zh": ("鸡蛋要煮多长时间才会变成全熟？", "________最长的河流是哪一条？它为什么会泛滥？"),
+}
+_EXAMPLES_EN = ("How long does an egg have to be boiled to become hard-boiled?",
+                "What is the longest river in ________, and why does it flood?")
+
+
 def question_messages(question: str, language: str) -> list[Message]:
-    """Chat messages asking for ``question`` (its prose; code is kept out) in English."""
+    """Chat messages asking for ``question`` (its prose; code blocks are kept out) in English."""
     name = LANGUAGES[language]
-    return [{"role": "system", "content":
-             f"You translate a student's question from {name} into English. Keep names, numbers, formulas and "
-             "anything in `backticks` exactly as written. Reply with the English question only."},
-            {"role": "user", "content": prose_with_inline_code(question)}]
+    messages: list[Message] = [{"role": "system", "content":
+                                f"You translate a student's question from {name} into English. Translate it as a "
+                                "question with the same meaning: do not answer it and do not fill in any blank "
+                                "(________); keep names, numbers, formulas and code exactly as written. Reply with "
+                                "the English question only."}]
+    for asked, english in zip(_EXAMPLES[language], _EXAMPLES_EN):
+        messages += [{"role": "user", "content": asked}, {"role": "assistant", "content": english}]
+    return messages + [{"role": "user", "content": prose_with_inline_code(question)}]
 
 
 def prose_with_inline_code(question: str) -> str:
@@ -97,9 +118,12 @@ def code_blocks(question: str) -> str:
 
 
 def english_question(question: str, translated: str) -> str:
-    """The model's translation, cleaned (a quoted or labelled reply), with the question's code blocks after it."""
+    """The model's translation, cleaned (a quoted or labelled reply; `backticks` the question did not have), with
+    the question's code blocks after it."""
     text = translated.strip().splitlines()[0] if translated.strip() else ""
     text = re.sub(r"^(?:english|translation)\s*:\s*", "", text, flags=re.I).strip().strip('"\u201c\u201d')
+    if "`" not in prose_with_inline_code(question):
+        text = text.replace("`", "")
     code = code_blocks(question)
     return f"{text}\n\n{code}" if code else text
 

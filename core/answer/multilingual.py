@@ -23,6 +23,8 @@ log = logging.getLogger(__name__)
 QUESTION_TOKENS = 120  # a translated question is a sentence or two
 SENTENCE_TOKENS = 90  # per answer sentence translated
 _END = re.compile(r"[.!?:;\u3002\uff01\uff1f\uff1a\uff1b][\"\u201d\u2019)\u300d]*$")
+_LOOP_WORD = re.compile(r"\b([^\W\d_]+)\b(?:\W+\1\b){3,}", re.U | re.I)
+_LOOP_CJK = re.compile(r"([\u3400-\u9fff]{1,4})\1{3,}")
 _MARKS = re.compile(r"(\s*(?:\[\d+(?:\s*[,;]\s*\d+)*\])+)?([.!?:;][\"\u201d\u2019)]*)?")
 
 Chat = Callable[..., str]
@@ -41,22 +43,28 @@ def translate_question(chat: Chat, question: str, language: str) -> str:
 
 
 def translate_sentences(chat: Chat, sentences: Sequence[str], language: str, question: str = "") -> list[str]:
-    """Each English sentence in ``language``: one call with numbered lines, then one call per sentence for any
-    the reply lost; a sentence the model returns nothing for stays English."""
+    """Each English sentence in ``language``: one call with numbered lines, then one call per sentence the reply
+    lost or looped on; a sentence the model cannot translate cleanly stays English."""
     if not sentences:
         return []
     reply = chat(answer_messages(sentences, language, question),
                  max_tokens=SENTENCE_TOKENS * len(sentences), temperature=0.0)
-    lines = numbered_lines(reply, len(sentences))
-    if lines is not None:
-        return lines
-    log.info("translation lost its numbering; translating %d sentences one by one", len(sentences))
+    lines = numbered_lines(reply, len(sentences)) or [""] * len(sentences)
     out = []
-    for s in sentences:
-        one = numbered_lines(chat(answer_messages([s], language, question), max_tokens=SENTENCE_TOKENS,
-                                  temperature=0.0), 1)
-        out.append(one[0] if one else s)
+    for sentence, line in zip(sentences, lines):
+        if not line or looping(line):
+            one = numbered_lines(chat(answer_messages([sentence], language, question), max_tokens=SENTENCE_TOKENS,
+                                      temperature=0.0), 1)
+            line = one[0] if one and not looping(one[0]) else sentence
+            log.info("sentence translated again on its own%s", "" if line != sentence else ": kept in English")
+        out.append(line)
     return out
+
+
+def looping(text: str) -> bool:
+    """Did the model get stuck repeating itself ("cuarto cuarto cuarto cuarto")?  No language says one word, or
+    one to four characters, four times running."""
+    return bool(_LOOP_WORD.search(text) or _LOOP_CJK.search(text))
 
 
 def _split_end(sentence: str) -> tuple[str, str]:

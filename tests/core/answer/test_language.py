@@ -30,7 +30,7 @@ def test_a_question_made_of_the_books_words_is_asked_in_the_books_language():
 def test_code_is_neither_language_nor_translated():
     question = "¿Por qué no compila? `x += 1`\n\n```\nfn main() {\n  let x = 1;\n}\n```"
     assert "fn main" not in prose(question) and "x += 1" not in prose(question)
-    user = question_messages(question, "es")[1]["content"]
+    user = question_messages(question, "es")[-1]["content"]
     assert "`x += 1`" in user and "fn main" not in user  # inline code is part of the sentence; blocks are not
     assert code_blocks(question).startswith("```\nfn main()")
     english = english_question(question, "English: Why does it not compile? `x += 1`\n(extra)")
@@ -55,3 +55,13 @@ def test_numbered_replies_are_read_back_in_order_or_not_at_all():
 def test_a_translation_that_kept_every_word_means_nothing_was_foreign():
     assert untranslated("define entropy", "Define entropy.")
     assert not untranslated("¿Qué es la entropía?", "What is entropy?")
+
+
+def test_every_language_gets_worked_examples_and_stray_backticks_go():
+    from core.answer.language import LANGUAGES
+    for language in LANGUAGES:
+        messages = question_messages("¿Qué es la movilidad social?", language)
+        assert [m["role"] for m in messages] == ["system", "user", "assistant", "user", "assistant", "user"]
+        assert "do not answer it" in messages[0]["content"]
+    assert english_question("¿Qué son los fagocitos?", "What are `phagocytes`?") == "What are phagocytes?"
+    assert english_question("¿Qué hace `unwrap`?", "What does `unwrap` do?") == "What does `unwrap` do?"

@@ -87,3 +87,11 @@ def test_stop_ends_a_foreign_question_without_an_answer(lib):  # noqa: F811
     tutor = Tutor(lib, model, settings=AnswerSettings(), assess=covered, embedder=WordsOnly())
     events = list(tutor.ask("¿Cómo funciona la fotosíntesis?", cancel=lambda: True))
     assert events == [] and len(model.calls) <= 1  # nothing answered, nothing translated back
+
+
+def test_a_translation_stuck_in_a_loop_is_redone_or_left_in_english():
+    chat = scripted_chat("1. Es una caja.\n2. Se refiere al cuarto cuarto cuarto cuarto cuarto", "Se refiere a la caja.")
+    assert translate_sentences(chat, ["It is a box.", "It means the box."], "es") == ["Es una caja.",
+                                                                                     "Se refiere a la caja."]
+    chat = scripted_chat("1. 认知认知认知认知认知", "1. 认知认知认知认知认知")
+    assert translate_sentences(chat, ["Cognition."], "zh") == ["Cognition."]
