@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -51,17 +52,49 @@ def _contains(haystack: Sequence[str], needle: Sequence[str]) -> bool:
     return n > 0 and any(list(haystack[i:i + n]) == list(needle) for i in range(len(haystack) - n + 1))
 
 
-def key_term_recall(text: str, key_terms: Sequence[Sequence[str]]) -> float:
-    """Share of ``key_terms`` (each a list of alternatives) found in ``text``; 0 for no terms.
+def key_term_recall(text: str, key_terms: Sequence[Sequence[str]], language: str = "en") -> float:
+    """Share of ``key_terms`` (each a list of alternatives) found in ``text``; 0 for no terms.  An answer in another
+    ``language`` ("es", "fr", "de", "pt": Snowball stems, so "philosophes" holds "philosophie"; "zh": characters)
+    may hold a term in that language or in English.
 
     >>> key_term_recall("Public goods are available to all.", [["public goods", "public good"]])
     1.0
     """
     if not key_terms:
         return 0.0
+    if language in _SNOWBALL or language == "zh":
+        found = sum(1 for alternatives in key_terms if any(_holds(text, a, language) for a in alternatives))
+        return found / len(key_terms)
     tokens = _tokens(text)
     found = sum(1 for alternatives in key_terms if any(_contains(tokens, _tokens(a)) for a in alternatives))
     return found / len(key_terms)
+
+
+_SNOWBALL = {"es": "spanish", "fr": "french", "de": "german", "pt": "portuguese"}
+_WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)?|[^\w\s]", re.U)
+
+
+@lru_cache(maxsize=8)
+def _snowball(language: str):
+    from nltk.stem.snowball import SnowballStemmer  # pure Python, no data files
+    return SnowballStemmer(_SNOWBALL[language])
+
+
+def _holds(text: str, term: str, language: str) -> bool:
+    """Does an answer in ``language`` hold ``term`` (in that language, or the English one)?"""
+    if _contains(_tokens(text), _tokens(term)):  # the book's English term, as for an English answer
+        return True
+    if language == "zh":  # no spaces between words: the characters, in order
+        return "".join(term.lower().split()) in "".join(text.lower().split())
+    stem = _snowball(language).stem
+
+    def stems(s: str) -> list[str]:  # accents folded after stemming: "filósofos" and "filosofia" meet
+        return [_fold(stem(w)) for w in _WORD.findall(s.lower().replace("’", "'"))]
+    return _contains(stems(text), stems(term))
+
+
+def _fold(word: str) -> str:
+    return "".join(c for c in unicodedata.normalize("NFKD", word) if not unicodedata.combining(c))
 
 
 __all__ = ["AnswerKey", "key_term_recall", "load_keys"]

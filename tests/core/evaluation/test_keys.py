@@ -24,3 +24,12 @@ def test_load_keys(tmp_path):
     path = tmp_path / "keys.jsonl"
     path.write_text(json.dumps({"qid": "q1", "key_terms": [["a", "b"]], "why": "x"}) + "\n", encoding="utf-8")
     assert load_keys(path)["q1"].key_terms == (("a", "b"),)
+
+
+def test_an_answer_in_another_language_holds_the_term_in_that_language_or_in_english():
+    assert key_term_recall("as questões eram tratadas por filósofos [10].", [["filosofia", "philosophy"]], "pt") == 1.0
+    assert key_term_recall("traitées par des philosophes.", [["philosophie", "philosophy"]], "fr") == 1.0
+    assert key_term_recall("由从事哲学的人来探讨的。", [["哲学", "philosophy"]], "zh") == 1.0
+    assert key_term_recall("Das heißt shaping.", [["formung", "shaping"]], "de") == 1.0
+    assert key_term_recall("El programa compila.", [["no compila", "does not compile"]], "es") == 0.0
+    assert key_term_recall("Los filósofos.", [["filosofía"], ["psicología"]], "es") == 0.5
