@@ -133,11 +133,11 @@ def turn_html(turn: Turn, index: int, palette: QPalette, style: MathStyle | None
         notes.append(translate("Transcript", "Quoted from your book (no chat model is loaded)."))
     if turn.beyond_book:
         notes.append(translate("Transcript", "Includes explanation beyond the book."))
-    if turn.original and turn.state == "done":  # hover for the English the book was checked against
+    if turn.original and turn.state == "done":  # the small model's translations slip: the checked English stays in view
         note = translate("Transcript", "Translated into {language} from the English answer checked against your book.")
-        hover = translate("Transcript", "Hover to read the English.")
-        notes.append(f'{html.escape(note.format(language=language_label(turn.language)))} '
-                     f'<span title="{html.escape(turn.original)}"><u>{html.escape(hover)}</u></span>')
+        notes.append(html.escape(note.format(language=language_label(turn.language))))
+        english = translate("Transcript", "In English:")
+        parts.append(f'<p style="color:{muted}"><i>{html.escape(english)}</i> {html.escape(turn.original)}</p>')
     if turn.still_indexing and turn.state != "streaming":
         titles = ", ".join(f"\u201c{html.escape(t)}\u201d" for t in turn.still_indexing)
         verb = "is" if len(turn.still_indexing) == 1 else "are"

@@ -487,9 +487,9 @@
         <translation>Traducido al {language} a partir de la respuesta en inglés comprobada con tu libro.</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="138"/>
-        <source>Hover to read the English.</source>
-        <translation>Pasa el cursor por encima para leer el original en inglés.</translation>
+        <location filename="../../desktop/transcript.py" line="139"/>
+        <source>In English:</source>
+        <translation>En inglés:</translation>
     </message>
     <message>
         <location filename="../../desktop/transcript.py" line="153"/>

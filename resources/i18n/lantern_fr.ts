@@ -487,9 +487,9 @@
         <translation>Traduit en {language} à partir de la réponse anglaise vérifiée dans ton livre.</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="138"/>
-        <source>Hover to read the English.</source>
-        <translation>Survole le texte pour lire la version anglaise.</translation>
+        <location filename="../../desktop/transcript.py" line="139"/>
+        <source>In English:</source>
+        <translation>En anglais :</translation>
     </message>
     <message>
         <location filename="../../desktop/transcript.py" line="153"/>

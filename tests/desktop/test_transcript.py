@@ -66,5 +66,5 @@ def test_a_translated_answer_greys_in_the_students_language_and_keeps_the_englis
                        original="Kinetic energy is a scalar [1]. It is the best kind of energy."))
     html = turn_html(turn, 0, QPalette())
     assert "Es la mejor energía. <i>(no está en tu libro)</i>" in html and UNSUPPORTED_LABEL not in html
-    assert "Translated into Spanish" in html and 'title="Kinetic energy is a scalar [1].' in html
+    assert "Translated into Spanish" in html and "<i>In English:</i> Kinetic energy is a scalar [1]." in html
     assert "cite:0:1" in html
