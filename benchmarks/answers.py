@@ -36,7 +36,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from benchmarks.common import BENCH, DEV_BOOKS, book_library, load_jsonl  # noqa: E402
+from benchmarks.common import BENCH, DEV_BOOKS, book_library, load, load_jsonl  # noqa: E402
 
 from core.answer.preparation import AnswerSettings  # noqa: E402
 from core.answer.tutor import Tutor  # noqa: E402
@@ -49,9 +49,6 @@ from core.llm.settings import LLMSettings  # noqa: E402
 
 DATA = REPO / "benchmarks" / "data"
 
-
-def load() -> str:
-    return "load %.2f %.2f %.2f" % os.getloadavg()
 
 
 def keyed_questions(book: str, n: int, paraphrased: bool = False, shift: float = 0.0) -> tuple[list, dict]:

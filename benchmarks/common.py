@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 from pathlib import Path
 
 from core.library import Library
@@ -33,6 +34,11 @@ def book_library(libs: Path, book: str) -> Library:
         raise SystemExit(f"{folder} holds no library: run  .venv/bin/lantern --library {folder} import "
                          f"{BENCH / book / 'book.pdf'}")
     return Library(folder)
+
+
+def load() -> str:
+    """The load average (1, 5, 15 min) as the benchmarks print it beside every number."""
+    return "load %.2f %.2f %.2f" % os.getloadavg()
 
 
 def load_jsonl(path: Path) -> list[dict]:

@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import json
 import logging
-import os
 import statistics
 import sys
 import time
@@ -28,7 +27,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from benchmarks.common import BENCH, book_library, load_jsonl  # noqa: E402
+from benchmarks.common import BENCH, book_library, load, load_jsonl  # noqa: E402
 
 from core.answer.preparation import AnswerSettings, prepare  # noqa: E402
 from core.answer.tutor import Tutor  # noqa: E402
@@ -40,9 +39,6 @@ from core.llm.settings import LLMSettings  # noqa: E402
 DATA = REPO / "benchmarks" / "data"
 KEYED_BOOKS = ("psychology-2e", "chemistry-2e", "american-government-4e", "rust-book")
 
-
-def load() -> str:
-    return "load %.2f %.2f %.2f" % os.getloadavg()
 
 
 def keyed(book: str, paraphrased: bool) -> list[tuple[str, str, tuple]]:

@@ -25,7 +25,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from benchmarks.common import load_jsonl  # noqa: E402
+from benchmarks.common import load, load_jsonl  # noqa: E402
 
 from core.answer.preparation import AnswerSettings  # noqa: E402
 from core.answer.tutor import Tutor  # noqa: E402
@@ -39,9 +39,6 @@ from core.llm.settings import LLMSettings  # noqa: E402
 DATA = REPO / "benchmarks" / "data" / "heldout"
 PDFS = {"r-intro": "usr/share/R/doc/manual/R-intro.pdf", "gnuplot": "usr/share/doc/gnuplot/gnuplot.pdf"}
 
-
-def load() -> str:
-    return "load %.2f %.2f %.2f" % os.getloadavg()
 
 
 def library(libs: Path, pdfs: Path, name: str) -> Library:

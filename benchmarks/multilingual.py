@@ -32,7 +32,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from benchmarks.common import BENCH, DEV_BOOKS, book_library, load_jsonl  # noqa: E402
+from benchmarks.common import BENCH, DEV_BOOKS, book_library, load, load_jsonl  # noqa: E402
 
 from core.answer.language import ENGLISH, LANGUAGES, untranslated  # noqa: E402
 from core.answer.multilingual import chat_with, translate_question  # noqa: E402
@@ -46,9 +46,6 @@ from core.llm.settings import LLMSettings  # noqa: E402
 DATA = REPO / "benchmarks" / "data"
 MODES = ("english", "as asked", "translated")
 
-
-def load() -> str:
-    return "load %.2f %.2f %.2f" % os.getloadavg()
 
 
 def book_questions(book: str) -> tuple[list, dict, dict]:

@@ -30,7 +30,8 @@ _LABELS = {
     "pt": ("não está no seu livro", "sobre o seu código: execute-o para conferir"),
     "zh": ("书中没有", "关于你的代码：请运行检查"),
 }
-_CODE = re.compile(r"```.*?(?:```|$)|`[^`\n]+`", re.S)
+_FENCED = r"```.*?(?:```|$)"  # a fenced code block (an unclosed one runs to the end)
+_CODE = re.compile(_FENCED + r"|`[^`\n]+`", re.S)
 _WORD = re.compile(r"[^\W\d_]+", re.U)
 _CJK = re.compile(r"[\u3400-\u9fff]")
 _NUMBERED = re.compile(r"^\s*(\d+)\s*[.)：:、．]\s*(.*\S)\s*$")
@@ -109,12 +110,12 @@ def question_messages(question: str, language: str) -> list[Message]:
 
 def prose_with_inline_code(question: str) -> str:
     """The question without its fenced code blocks (inline `code` stays: it is part of the sentence)."""
-    return " ".join(re.sub(r"```.*?(?:```|$)", " ", question, flags=re.S).split())
+    return " ".join(re.sub(_FENCED, " ", question, flags=re.S).split())
 
 
 def code_blocks(question: str) -> str:
     """The fenced code blocks of ``question``, as written, to go back after its translation."""
-    return "\n\n".join(m.group(0) for m in re.finditer(r"```.*?(?:```|$)", question, flags=re.S))
+    return "\n\n".join(m.group(0) for m in re.finditer(_FENCED, question, flags=re.S))
 
 
 def english_question(question: str, translated: str) -> str:
