@@ -121,6 +121,7 @@ class Book:
     authors: tuple[str, ...] = ()
     metadata: tuple[tuple[str, str], ...] = ()
     pending: bool = False  # stored and keyword-searchable; its vectors are still being made (staged import)
+    language: str = "en"  # what it is written in, read from its text at import (``core.ingest.language``)
 
 
 @dataclass(frozen=True)
@@ -306,7 +307,8 @@ class Answer:
     conversation_id: ConversationId | None = None  # the stored conversation this turn was added to
     absent_terms: tuple[str, ...] = ()  # declined: what the question names that the book never mentions
     language: str = "en"  # the student's language, which ``text`` is written in ("es", "fr", ...)
-    original: str = ""  # for a question in another language: the English answer the book was checked against
+    original: str = ""  # for a question in another language: the answer the book was checked against
+    original_language: str = "en"  # what ``original`` is written in: the book's language
 
     @property
     def timings(self) -> dict[str, float]:

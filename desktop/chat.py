@@ -44,6 +44,8 @@ class ChatPanel(QWidget):
         runner.event.connect(self._on_event)
         runner.failed.connect(self._on_failed)
         runner.ended.connect(self._on_ended)
+        runner.quotesTranslated.connect(self._on_quotes)
+        self._translating: dict[int, tuple[Turn, list[int]]] = {}  # request id -> turn, the numbers of its quotes
         self._build()
         self._fill_conversations()
         self.render()
@@ -256,8 +258,35 @@ class ChatPanel(QWidget):
             record = turn.preview if scheme == "preview" else turn.cite(key)
             if record is not None:
                 self.citationClicked.emit(record)
+        elif scheme == "quotes":
+            self.translate_quotes(turn)
         elif scheme == "section" and key < len(turn.nearest_sections):
             self.sectionClicked.emit(turn.nearest_sections[key], self.scope_bar.book_id or "")
+
+    def translate_quotes(self, turn: Turn) -> None:
+        """Have the model translate the quotes the turn's chips show into the student's language (on request: it
+        takes a few seconds, and the book's own words stay what the chips show)."""
+        cited = [s for s in turn.sources if f"[{s.n}]" in turn.answer and s.quote]
+        if not cited or turn.translating_quotes:
+            return
+        rid = self.runner.translate_quotes([s.quote for s in cited], turn.language, turn.original_language)
+        if rid is None:
+            return
+        self._translating[rid] = (turn, [s.n for s in cited])
+        turn.translating_quotes = True
+        self.render()
+
+    def _on_quotes(self, rid: int, result: object) -> None:
+        turn, numbers = self._translating.pop(rid, (None, []))
+        if turn is None:
+            return
+        turn.translating_quotes = False
+        if isinstance(result, BaseException):
+            show_error(self.window(), result)
+        else:
+            turn.quote_translations = dict(zip(numbers, result))
+            self.store.save()
+        self.render()
 
     def copy_answer(self) -> str:
         """Copy the last answer with its sources as plain text; returns what was copied."""

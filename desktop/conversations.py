@@ -80,7 +80,10 @@ class Turn:
     still_indexing: list[str] = field(default_factory=list)  # books in scope searched by keyword only
     notice: str = ""  # why the answer is not what the model wrote (e.g. the book's own words instead)
     language: str = "en"  # the language the answer is written in (the student's)
-    original: str = ""  # a translated answer's English, which the book was checked against
+    original: str = ""  # a translated answer as written in the book's language, which the book was checked against
+    original_language: str = "en"  # the book's language, which ``original`` is written in
+    quote_translations: dict[int, str] = field(default_factory=dict)  # source number -> its quote, translated
+    translating_quotes: bool = False  # the model is translating them now
 
     def cite(self, n: int) -> CiteRecord | None:
         """The record behind marker ``[n]`` (None if the answer cites a number it was not given)."""
@@ -104,6 +107,7 @@ class Turn:
         self.search_question = answer.search_question
         self.language = answer.language
         self.original = answer.original
+        self.original_language = answer.original_language
         by_n = {c.n: c for c in answer.citations}
         self.sources = [s.with_citation(by_n[s.n]) if s.n in by_n else s for s in self.sources]
         self.state = "done"
@@ -175,6 +179,8 @@ def _conversation(d: dict) -> Conversation:
         t = dict(t)
         t["sources"] = [CiteRecord(**s) for s in t.get("sources", [])]
         t["preview"] = CiteRecord(**t["preview"]) if t.get("preview") else None
+        t["quote_translations"] = {int(n): q for n, q in t.get("quote_translations", {}).items()}  # JSON keys are text
+        t["translating_quotes"] = False  # the app closed while they were being translated
         if t.get("state") == "streaming":
             t["state"] = "stopped"  # the app closed while it was answering
         known = {f.name for f in dataclasses.fields(Turn)}

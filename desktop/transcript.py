@@ -67,7 +67,8 @@ def math_style(palette: QPalette, color: str | None = None) -> MathStyle:
 
 def language_label(code: str) -> str:
     """The name of the answer's language in the interface's language ("Spanish", "español", "espagnol")."""
-    names = {"es": translate("Transcript", "Spanish"), "fr": translate("Transcript", "French"),
+    names = {"en": translate("Transcript", "English"),
+             "es": translate("Transcript", "Spanish"), "fr": translate("Transcript", "French"),
              "de": translate("Transcript", "German"), "pt": translate("Transcript", "Portuguese"),
              "zh": translate("Transcript", "Chinese")}
     return names.get(code, language_name(code))
@@ -97,6 +98,25 @@ def answer_html(turn: Turn, turn_index: int, colors: tuple[str, str], muted: str
     text = MARKER.sub(replace, text)
     # A display formula brings its own line breaks: with the blank lines around it there would be three.
     return re.sub(r"(?:<br>){3,}", "<br><br>", stash.reveal("<br>".join(text.split("\n")), style))
+
+
+def quotes_html(turn: Turn, index: int, muted: str) -> str:
+    """For an answer in another language than the book's: a link that translates the quotes its chips show, or,
+    once translated, each quote's translation under its number (the chips keep the book's own words)."""
+    language = language_label(turn.language)
+    cited = [s for s in turn.sources if f"[{s.n}]" in turn.answer and s.quote]
+    if not cited:
+        return ""
+    if turn.translating_quotes:
+        busy = translate("Transcript", "Translating the quotes…")
+        return f'<p style="color:{muted}"><i>{html.escape(busy)}</i></p>'
+    if not turn.quote_translations:
+        link = translate("Transcript", "Show the quotes in {language}").format(language=language)
+        return f'<p><a href="quotes:{index}:0">{html.escape(link)}</a></p>'
+    head = translate("Transcript", "The quotes in {language} (translated; the book's own words are on the chips):")
+    lines = [f"[{s.n}] {html.escape(turn.quote_translations[s.n])}" for s in cited if s.n in turn.quote_translations]
+    return (f'<p style="color:{muted}"><i>{html.escape(head.format(language=language))}</i><br>'
+            + "<br>".join(lines) + "</p>")
 
 
 def turn_html(turn: Turn, index: int, palette: QPalette, style: MathStyle | None = None) -> str:
@@ -133,11 +153,13 @@ def turn_html(turn: Turn, index: int, palette: QPalette, style: MathStyle | None
         notes.append(translate("Transcript", "Quoted from your book (no chat model is loaded)."))
     if turn.beyond_book:
         notes.append(translate("Transcript", "Includes explanation beyond the book."))
-    if turn.original and turn.state == "done":  # the small model's translations slip: the checked English stays in view
-        note = translate("Transcript", "Translated into {language} from the English answer checked against your book.")
-        notes.append(html.escape(note.format(language=language_label(turn.language))))
-        english = translate("Transcript", "In English:")
-        parts.append(f'<p style="color:{muted}"><i>{html.escape(english)}</i> {html.escape(turn.original)}</p>')
+    if turn.original and turn.state == "done":  # the small model's translations slip: the checked answer stays in view
+        note = translate("Transcript", "Translated into {language} from the {source} answer checked against your book.")
+        source = language_label(turn.original_language)
+        notes.append(html.escape(note.format(language=language_label(turn.language), source=source)))
+        label = translate("Transcript", "In {language}:").format(language=source)
+        parts.append(f'<p style="color:{muted}"><i>{html.escape(label)}</i> {html.escape(turn.original)}</p>')
+        parts.append(quotes_html(turn, index, muted))
     if turn.still_indexing and turn.state != "streaming":
         titles = ", ".join(f"\u201c{html.escape(t)}\u201d" for t in turn.still_indexing)
         verb = "is" if len(turn.still_indexing) == 1 else "are"

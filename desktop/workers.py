@@ -303,6 +303,7 @@ class AskEmitter(QObject):
     failed = Signal(int, object)  # request id, exception
     ended = Signal(int, bool)  # request id, cancelled
     prewarmed = Signal(object, object)  # asker, None or the LanternError saying why its model cannot answer
+    quotes = Signal(int, object)  # request id, the translated quotes (or the exception that stopped them)
 
 
 class AskRunner(QObject):
@@ -316,6 +317,7 @@ class AskRunner(QObject):
     ended = Signal(int, bool)
     prewarmed = Signal(object, object)
     asked = Signal(int)  # a question was queued (request id)
+    quotesTranslated = Signal(int, object)  # request id, list of translations, or the exception  # noqa: N815
 
     def __init__(self, asker: Asker, parent: QObject | None = None):
         super().__init__(parent)
@@ -326,6 +328,7 @@ class AskRunner(QObject):
         self._emitter.failed.connect(self.failed)
         self._emitter.ended.connect(self._on_ended)
         self._emitter.prewarmed.connect(self._on_prewarmed)
+        self._emitter.quotes.connect(self.quotesTranslated)
         self._cancel: dict[int, threading.Event] = {}
         self._warming = 0  # prewarm jobs queued or running
 
@@ -344,6 +347,22 @@ class AskRunner(QObject):
         self.pool.start(FnRunnable(lambda: self._run(rid, question, scope, previous, flag)))
         self.asked.emit(rid)
         return rid
+
+    def translate_quotes(self, quotes: list[str], language: str, source: str) -> int | None:
+        """Translate the book's ``quotes`` into ``language`` on the model thread (after any answer being written);
+        ``quotesTranslated`` reports them.  None when the engine cannot translate."""
+        if not hasattr(self.asker, "translate_quotes"):
+            return None
+        rid = next(_ids)
+        self.pool.start(FnRunnable(lambda: self._translate(rid, quotes, language, source)))
+        return rid
+
+    def _translate(self, rid: int, quotes: list[str], language: str, source: str) -> None:
+        try:
+            result: object = self.asker.translate_quotes(quotes, language, source)
+        except Exception as exc:  # noqa: BLE001 - reported to the panel, which shows it
+            result = exc
+        self._emitter.quotes.emit(rid, result)
 
     def prewarm(self) -> None:
         """Load the engine's model and evaluate its fixed instructions on the model thread, so the first

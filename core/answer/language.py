@@ -15,13 +15,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from functools import lru_cache
 
 from core.answer.attribution import ABOUT_CODE_LABEL, UNSUPPORTED_LABEL
+from core.ingest.language import ENGLISH, NAMES, text_language
 from core.llm.settings import Message
 
-ENGLISH = "en"
-LANGUAGES = {"es": "Spanish", "fr": "French", "de": "German", "pt": "Portuguese", "zh": "Chinese"}
+LANGUAGES = {code: name for code, name in NAMES.items() if code != ENGLISH}
+"""The languages a student may ask an English book in."""
 # How a greyed sentence is marked, in the student's language: (no source backs it, it is about the student's code).
 _LABELS = {
     "es": ("no está en tu libro", "sobre tu código: ejecútalo para comprobarlo"),
@@ -44,17 +44,8 @@ def sentence_labels(language: str) -> tuple[str, str]:
 
 
 def language_name(language: str) -> str:
-    """"Spanish" for "es" ("English" for the book's own language)."""
-    return LANGUAGES.get(language, "English")
-
-
-@lru_cache(maxsize=1)
-def _identifier():
-    from py3langid.langid import MODEL_FILE, LanguageIdentifier  # 0.5 s to load: only when first asked
-
-    identifier = LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
-    identifier.set_languages([ENGLISH, *LANGUAGES])
-    return identifier
+    """"Spanish" for "es" ("English" for a language Lantern does not know)."""
+    return NAMES.get(language, NAMES[ENGLISH])
 
 
 def prose(text: str) -> str:
@@ -62,20 +53,24 @@ def prose(text: str) -> str:
     return " ".join(_CODE.sub(" ", text).split())
 
 
-def detect(question: str, known: Callable[[str], bool]) -> str:
-    """The language of ``question``: a key of ``LANGUAGES``, or ``ENGLISH``.
+def detect(question: str, known: Callable[[str], bool], book_language: str = ENGLISH) -> str:
+    """The language of ``question``: a key of ``NAMES``.
 
-    ``known(word)`` says whether the book uses a word.  A question in Chinese characters is Chinese.  Otherwise
-    the detector's choice stands only when some word of the question is unknown to the book."""
+    ``known(word)`` says whether the book uses a word; ``book_language`` is the language the book is written
+    in.  A question in Chinese characters is Chinese.  Otherwise the detector's choice stands when it is the
+    book's language or the book is not in English; against an English book, only when some word of the question
+    is unknown to the book.  (A French or German book quotes English commands, messages and whole untranslated
+    passages, so knowing every word of a question does not make it French; a misread question is caught after
+    its translation instead, by ``untranslated``.)"""
     text = prose(question)
     if not text:
-        return ENGLISH
+        return book_language
     if _CJK.search(text):
         return "zh"
-    language = str(_identifier().classify(text)[0])
-    if language not in LANGUAGES:
-        return ENGLISH
-    return language if any(not known(w) for w in _WORD.findall(text)) else ENGLISH
+    language = text_language(text)
+    if language == book_language or book_language != ENGLISH:
+        return language
+    return language if any(not known(w) for w in _WORD.findall(text)) else book_language
 
 
 # Two worked examples, one with a blank, on topics far from any textbook: without them the 1.5B answers a question
@@ -91,20 +86,21 @@ _EXAMPLES = {
            "Qual é o rio mais longo de ________ e por que ele transborda?"),
     "zh": ("鸡蛋要煮多长时间才会变成全熟？", "________最长的河流是哪一条？它为什么会泛滥？"),
 }
-_EXAMPLES_EN = ("How long does an egg have to be boiled to become hard-boiled?",
-                "What is the longest river in ________, and why does it flood?")
+_EXAMPLES[ENGLISH] = ("How long does an egg have to be boiled to become hard-boiled?",
+                      "What is the longest river in ________, and why does it flood?")
 
 
-def question_messages(question: str, language: str) -> list[Message]:
-    """Chat messages asking for ``question`` (its prose; code blocks are kept out) in English."""
-    name = LANGUAGES[language]
+def question_messages(question: str, language: str, target: str = ENGLISH) -> list[Message]:
+    """Chat messages asking for ``question`` (its prose; code blocks are kept out), asked in ``language``, in
+    ``target`` (the book's language)."""
     messages: list[Message] = [{"role": "system", "content":
-                                f"You translate a student's question from {name} into English. Translate it as a "
-                                "question with the same meaning: do not answer it and do not fill in any blank "
-                                "(________); keep names, numbers, formulas and code exactly as written. Reply with "
-                                "the English question only."}]
-    for asked, english in zip(_EXAMPLES[language], _EXAMPLES_EN):
-        messages += [{"role": "user", "content": asked}, {"role": "assistant", "content": english}]
+                                f"You translate a student's question from {language_name(language)} into "
+                                f"{language_name(target)}. Translate it as a question with the same meaning: do "
+                                "not answer it and do not fill in any blank (________); keep names, numbers, "
+                                f"formulas and code exactly as written. Reply with the {language_name(target)} "
+                                "question only."}]
+    for asked, translated in zip(_EXAMPLES[language], _EXAMPLES[target]):
+        messages += [{"role": "user", "content": asked}, {"role": "assistant", "content": translated}]
     return messages + [{"role": "user", "content": prose_with_inline_code(question)}]
 
 
@@ -118,27 +114,29 @@ def code_blocks(question: str) -> str:
     return "\n\n".join(m.group(0) for m in re.finditer(_FENCED, question, flags=re.S))
 
 
-def english_question(question: str, translated: str) -> str:
+def translated_question(question: str, translated: str) -> str:
     """The model's translation, cleaned (a quoted or labelled reply; `backticks` the question did not have), with
     the question's code blocks after it."""
     text = translated.strip().splitlines()[0] if translated.strip() else ""
-    text = re.sub(r"^(?:english|translation)\s*:\s*", "", text, flags=re.I).strip().strip('"\u201c\u201d')
+    labels = "|".join(["translation", *(name.lower() for name in NAMES.values())])
+    text = re.sub(rf"^(?:{labels})\s*:\s*", "", text, flags=re.I).strip().strip('"\u201c\u201d')
     if "`" not in prose_with_inline_code(question):
         text = text.replace("`", "")
     code = code_blocks(question)
     return f"{text}\n\n{code}" if code else text
 
 
-def answer_messages(sentences: Sequence[str], language: str, question: str = "") -> list[Message]:
-    """Chat messages asking for the numbered English ``sentences`` in ``language``, one numbered line each.
-    The student's own ``question`` is given so the translation uses the student's words for the same things."""
-    name = LANGUAGES[language]
+def answer_messages(sentences: Sequence[str], language: str, question: str = "",
+                    source: str = ENGLISH) -> list[Message]:
+    """Chat messages asking for the numbered ``sentences`` (in ``source``, the book's language) in ``language``,
+    one numbered line each.  The student's own ``question`` is given so the translation uses the student's words
+    for the same things."""
     lines = "\n".join(f"{i}. {' '.join(s.split())}" for i, s in enumerate(sentences, 1))
     asked = f" The student asked: \u201c{prose_with_inline_code(question)}\u201d" if question.strip() else ""
     return [{"role": "system", "content":
-             f"You translate a tutor's answer from English into {name}.{asked} Translate every numbered "
-             "sentence; keep names, numbers, formulas and anything in `backticks` exactly as written. Reply with "
-             "the same numbered lines, one sentence per line, and nothing else."},
+             f"You translate a tutor's answer from {language_name(source)} into {language_name(language)}.{asked} "
+             "Translate every numbered sentence; keep names, numbers, formulas and anything in `backticks` exactly "
+             "as written. Reply with the same numbered lines, one sentence per line, and nothing else."},
             {"role": "user", "content": lines}]
 
 

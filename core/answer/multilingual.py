@@ -1,9 +1,11 @@
-"""Answering a question asked in another language than the book's (``core.answer.language`` says which).
+"""Answering a question asked in another language than the book's (``core.answer.language`` says which), or
+about a book not written in English.
 
-The question goes into English with the local chat model; the tutor answers, cites and grounds it in English as
-it does any question; then the finished answer comes back in the student's language, sentence by sentence, each
-keeping its ``[n]`` markers and its grey.  Quotes and section names stay the book's own words; a "not in your
-book" is written in the student's language from fixed phrases (``core.answer.replies.refusal_text``).
+The question goes into the book's language with the local chat model; the tutor answers, cites and grounds it
+in the book's language as it does any question; then the finished answer comes back in the student's language,
+sentence by sentence, each keeping its ``[n]`` markers and its grey.  Quotes and section names stay the book's own
+words; a "not in your book" is written in the student's language from fixed phrases
+(``core.answer.replies.refusal_text``).
 """
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from typing import Any
 
-from core.answer.language import (ENGLISH, answer_messages, english_question, numbered_lines, question_messages,
+from core.answer.language import (ENGLISH, answer_messages, numbered_lines, question_messages, translated_question,
                                   untranslated)
 from core.answer.replies import refusal_text
 from core.models import Answer, AnswerEvent, AnswerEventKind
@@ -35,26 +37,27 @@ def chat_with(model: Any, cancel: Callable[[], bool] | None = None) -> Chat:
     return lambda messages, **options: "".join(model.stream_chat(messages, cancel=cancel, **options))
 
 
-def translate_question(chat: Chat, question: str, language: str) -> str:
-    """``question`` in English (its code blocks kept as written); the question itself when the model gives
-    nothing back."""
-    reply = chat(question_messages(question, language), max_tokens=QUESTION_TOKENS, temperature=0.0)
-    return english_question(question, reply) or question
+def translate_question(chat: Chat, question: str, language: str, target: str = ENGLISH) -> str:
+    """``question``, asked in ``language``, in ``target`` (its code blocks kept as written); the question itself
+    when the model gives nothing back."""
+    reply = chat(question_messages(question, language, target), max_tokens=QUESTION_TOKENS, temperature=0.0)
+    return translated_question(question, reply) or question
 
 
-def translate_sentences(chat: Chat, sentences: Sequence[str], language: str, question: str = "") -> list[str]:
-    """Each English sentence in ``language``: one call with numbered lines, then one call per sentence the reply
-    lost or looped on; a sentence the model cannot translate cleanly stays English."""
+def translate_sentences(chat: Chat, sentences: Sequence[str], language: str, question: str = "",
+                        source: str = ENGLISH) -> list[str]:
+    """Each sentence (in ``source``) in ``language``: one call with numbered lines, then one call per sentence the
+    reply lost or looped on; a sentence the model cannot translate cleanly stays as it was."""
     if not sentences:
         return []
-    reply = chat(answer_messages(sentences, language, question),
+    reply = chat(answer_messages(sentences, language, question, source),
                  max_tokens=SENTENCE_TOKENS * len(sentences), temperature=0.0)
     lines = numbered_lines(reply, len(sentences)) or [""] * len(sentences)
     out = []
     for sentence, line in zip(sentences, lines):
         if not line or looping(line):
-            one = numbered_lines(chat(answer_messages([sentence], language, question), max_tokens=SENTENCE_TOKENS,
-                                      temperature=0.0), 1)
+            one = numbered_lines(chat(answer_messages([sentence], language, question, source),
+                                      max_tokens=SENTENCE_TOKENS, temperature=0.0), 1)
             line = one[0] if one and not looping(one[0]) else sentence
             log.info("sentence translated again on its own%s", "" if line != sentence else ": kept in English")
         out.append(line)
@@ -90,37 +93,54 @@ def swap_sentences(text: str, pairs: Sequence[tuple[str, str]]) -> str:
     return "".join(out) + text[pos:]
 
 
-def translate_answer(answer: Answer, language: str, chat: Chat, question: str) -> Answer:
-    """``answer`` (English) for a student who asked ``question`` in ``language``; the English is kept in
-    ``Answer.original``."""
+def translate_answer(answer: Answer, language: str, chat: Chat, question: str, source: str = ENGLISH) -> Answer:
+    """``answer`` (in ``source``, the book's language) for a student who asked ``question`` in ``language``; the
+    answer as written is kept in ``Answer.original``."""
     if answer.refused:
         text = refusal_text(answer.nearest_sections, absent=answer.absent_terms, language=language)
-        return replace(answer, question=question, text=text, language=language, original=answer.text)
+        return replace(answer, question=question, text=text, language=language, original=answer.text,
+                       original_language=source)
     if answer.extractive:  # the book's own words, quoted: nothing to translate
-        return replace(answer, question=question, language=language, original=answer.text)
-    english = list(dict.fromkeys(s for s in (*answer.supported, *answer.unsupported) if s.strip()))
-    translated = dict(zip(english, translate_sentences(chat, english, language, question)))
+        return replace(answer, question=question, language=language, original=answer.text, original_language=source)
+    written = list(dict.fromkeys(s for s in (*answer.supported, *answer.unsupported) if s.strip()))
+    translated = dict(zip(written, translate_sentences(chat, written, language, question, source)))
     pick = lambda texts: tuple(translated.get(s, s) for s in texts)  # noqa: E731
     return replace(answer, question=question, text=swap_sentences(answer.text, list(translated.items())),
                    supported=pick(answer.supported), unsupported=pick(answer.unsupported),
-                   about_code=pick(answer.about_code), language=language, original=answer.text)
+                   about_code=pick(answer.about_code), language=language, original=answer.text,
+                   original_language=source)
+
+
+def in_book_language(answer: Answer, language: str) -> Answer:
+    """``answer``, written in the book's own ``language`` (not English), as it is; a "not in your book" in that
+    language too."""
+    if not answer.refused:
+        return replace(answer, language=language)
+    return replace(answer, language=language,
+                   text=refusal_text(answer.nearest_sections, absent=answer.absent_terms, language=language))
 
 
 def ask_in_language(question: str, language: str, chat: Chat, ask: Callable[[str], Iterator[AnswerEvent]],
-                    remember: Callable[[Answer], Answer]) -> Iterator[AnswerEvent]:
-    """Events of ``ask(english question)`` with the finished answer in ``language``, passed through ``remember``
-    (which stores it in the conversation).
+                    remember: Callable[[Answer], Answer], book_language: str = ENGLISH) -> Iterator[AnswerEvent]:
+    """Events of ``ask(question in the book's language)`` with the finished answer in ``language``, passed through
+    ``remember`` (which stores it in the conversation).
 
-    The English answer streams as it is written (the student sees the tutor at work); DONE carries the
-    translation, which replaces it."""
-    english = translate_question(chat, question, language)
-    if untranslated(question, english):
-        log.info("the %s-looking question came back unchanged from translation: asked as written", language)
-        english, language = question, ENGLISH
-    else:
-        log.info("question in %s, asked as: %s", language, english)
-    for event in ask(english):
+    The answer streams in the book's language as it is written (the student sees the tutor at work); DONE
+    carries the translation, which replaces it."""
+    asked = question
+    if language != book_language:
+        asked = translate_question(chat, question, language, book_language)
+        if untranslated(question, asked):
+            log.info("the %s-looking question came back unchanged from translation: asked as written", language)
+            asked, language = question, book_language
+        else:
+            log.info("question in %s, asked in %s as: %s", language, book_language, asked)
+    for event in ask(asked):
         if event.kind is AnswerEventKind.DONE and event.answer is not None:
-            answer = event.answer if language == ENGLISH else translate_answer(event.answer, language, chat, question)
+            answer = event.answer
+            if language != book_language:
+                answer = translate_answer(answer, language, chat, question, book_language)
+            elif language != ENGLISH:
+                answer = in_book_language(answer, language)
             event = replace(event, answer=remember(answer))
         yield event

@@ -17,6 +17,7 @@ from core.answer.attribution import SourceSentence, best_quotes, sentence_candid
 from core.answer.evidence import Evidence, Gathered, gather, select_evidence
 from core.answer.prompt import citation_grammar, fit_prompt, wants_detail
 from core.answer.replies import trim_sources
+from core.ingest.language import ENGLISH, NAMES
 from core.models import Chunk, Source
 from core.retrieval.context import approx_tokens, build_sources, source_label
 
@@ -97,7 +98,8 @@ def prepare(tutor: Any, query: str, hits: Sequence[Any], *, beyond_note: bool, u
     if use_model and (sources or beyond_note):  # beyond the book, the model may answer without sources
         messages, sources = fit_prompt(query, sources, max_tokens=model.n_ctx - max_tokens, count_tokens=count,
                                        beyond_book=beyond_note, detail=detail, evidence=False,
-                                       count_messages=model.count_chat_tokens)
+                                       count_messages=model.count_chat_tokens,
+                                       language=answer_language(library, sources))
     return Prepared(sources=tuple(sources), messages=messages, pool=tuple(pool), max_tokens=max_tokens,
                     candidates=sentence_candidates(sources))
 
@@ -107,6 +109,13 @@ def gather_evidence(tutor: Any, query: str, hits: Sequence[Any]) -> Gathered:
     top = list(hits)[: tutor.settings.evidence_hits]
     pool = tutor.library.neighbour_chunks([h.chunk for h in top], 1) if top else []
     return gather(query, top, pool, tutor.settings.evidence_hits, lambda texts: _encode(tutor.embedder, texts))
+
+
+def answer_language(library: Any, sources: Sequence[Source]) -> str:
+    """The language to answer in when every source comes from books not written in English ("French"); '' for
+    English (the system prompt's own)."""
+    languages = {b.language for b in library.books() if b.id in {s.chunk.book_id for s in sources}}
+    return NAMES[languages.pop()] if len(languages) == 1 and languages != {ENGLISH} else ""
 
 
 def prepare_evidence(tutor: Any, query: str, hits: Sequence[Any], *, beyond_note: bool,
@@ -132,7 +141,8 @@ def prepare_evidence(tutor: Any, query: str, hits: Sequence[Any], *, beyond_note
     if use_model and (sources or beyond_note):
         messages, kept = fit_prompt(query, sources, max_tokens=model.n_ctx - max_tokens, count_tokens=count,
                                     beyond_book=beyond_note, detail=detail, evidence=True,
-                                    count_messages=model.count_chat_tokens)
+                                    count_messages=model.count_chat_tokens,
+                                    language=answer_language(library, sources))
         chosen, sources = chosen[:len(kept)], kept
         ev_vectors = ev_vectors[:len(kept)] if ev_vectors is not None else None
     q_sims = ev_vectors @ vectors[0] if ev_vectors is not None and len(chosen) else None

@@ -169,8 +169,9 @@ def format_evidence(sources: Sequence[Source]) -> str:
 
 
 def build_prompt(question: str, sources: Sequence[Source], *, beyond_book: bool = False,
-                 detail: bool = False, evidence: bool = True) -> list[dict[str, str]]:
+                 detail: bool = False, evidence: bool = True, language: str = "") -> list[dict[str, str]]:
     """Chat messages: [system: ``SYSTEM_PROMPT``, user: sources, optional beyond-book and detail notes, question].
+    ``language``: the book's, when not English ("French"): the answer is to be written in it.
 
     The question comes last, where small models attend best; template tokens in it are defused
     too (pasted text can carry them), but its brackets are left alone.
@@ -185,6 +186,8 @@ def build_prompt(question: str, sources: Sequence[Source], *, beyond_book: bool 
         parts.append(DETAIL_NOTE)
     if has_blank(question):
         parts.append(BLANK_NOTE)
+    if language:  # here, not in the system prompt, which must stay byte-identical for the prefix cache
+        parts.append(f"Write the answer in {language}, the language of the textbook.")
     parts.append("Question: " + neutralize_untrusted(question.strip(), markers=False))
     system = SYSTEM_PROMPT if evidence else PASSAGE_SYSTEM_PROMPT
     return [{"role": "system", "content": system}, {"role": "user", "content": "\n\n".join(parts)}]
@@ -201,7 +204,7 @@ def prompt_tokens(messages: Sequence[Mapping[str, str]], count_tokens: CountToke
 def fit_prompt(question: str, sources: Sequence[Source], *, max_tokens: int,
                count_tokens: CountTokens = approx_tokens, beyond_book: bool = False, detail: bool = False,
                min_source_tokens: int = 40, evidence: bool = True,
-               count_messages: Callable[[list[dict[str, str]]], int] | None = None,
+               count_messages: Callable[[list[dict[str, str]]], int] | None = None, language: str = "",
                ) -> tuple[list[dict[str, str]], tuple[Source, ...]]:
     """``build_prompt`` trimmed to ``max_tokens``: shorten the last source, or drop it, until it fits.
 
@@ -213,7 +216,8 @@ def fit_prompt(question: str, sources: Sequence[Source], *, max_tokens: int,
     """
     kept = list(sources)
     while True:
-        messages = build_prompt(question, kept, beyond_book=beyond_book, detail=detail, evidence=evidence)
+        messages = build_prompt(question, kept, beyond_book=beyond_book, detail=detail, evidence=evidence,
+                                language=language)
         total = count_messages(messages) if count_messages else prompt_tokens(messages, count_tokens)
         if total <= max_tokens or not kept:
             break

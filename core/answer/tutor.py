@@ -33,7 +33,7 @@ from core.answer.grounding import ABOUT_PROGRAM, TOGETHER, Grounded, evidence_ci
 from core.answer.language import ENGLISH, detect
 from core.answer.markers import MarkerFilter, ParagraphGate, strip_source_tags
 from core.answer.evidence import Gathered, evidence_signals
-from core.answer.multilingual import ask_in_language, chat_with
+from core.answer.multilingual import ask_in_language, chat_with, translate_sentences
 from core.answer.preparation import AnswerSettings, Prepared, embed_candidates, gather_evidence, prepare
 from core.answer.prompt import PASSAGE_SYSTEM_PROMPT, SYSTEM_PROMPT
 from core.answer.replies import (declined_answer, extractive_text, preview_citation, says_not_covered,
@@ -176,26 +176,41 @@ class Tutor:
         beyond = self.settings.beyond_book if beyond_book is None else beyond_book
         cancel = cancel or _never
         try:
+            book_language = self.book_language(book_id)
             language = self.language_of(question, book_id)
-            if language == ENGLISH:
+            if language == book_language == ENGLISH:
                 yield from self._ask(question, book_id, tuple(chapters), pages, cancel, conversation_id, previous,
                                      beyond)
                 return
             previous = previous or self._previous_turn(conversation_id)
             yield from ask_in_language(
                 question, language, chat_with(self.model, cancel),
-                lambda english: self._ask(english, book_id, tuple(chapters), pages, cancel, None, previous, beyond),
-                lambda answer: self._remember(conversation_id, replace(answer, conversation_id=conversation_id)))
+                lambda asked: self._ask(asked, book_id, tuple(chapters), pages, cancel, None, previous, beyond),
+                lambda answer: self._remember(conversation_id, replace(answer, conversation_id=conversation_id)),
+                book_language)
         except LanternError as exc:
             log.warning("answering failed: %s", exc.message)
             yield AnswerEvent(AnswerEventKind.ERROR, text=exc.message)
 
+    def translate_quotes(self, quotes: Sequence[str], language: str, source: str = ENGLISH,
+                         cancel: CancelFn = _never) -> list[str]:
+        """The book's ``quotes`` (written in ``source``) in ``language``, for a student who asked in it: shown beside
+        the book's own words, on request.  A quote the model cannot translate cleanly comes back as it is."""
+        return translate_sentences(chat_with(self.model, cancel), quotes, language, source=source)
+
+    def book_language(self, book_id: str | None = None) -> str:
+        """The language the book (or every book of the library) is written in; English for a library of books in
+        several languages."""
+        languages = {b.language for b in self.library.books() if not book_id or b.id == book_id}
+        return languages.pop() if len(languages) == 1 else ENGLISH
+
     def language_of(self, question: str, book_id: str | None = None) -> str:
-        """The language ``question`` is asked in (``core.answer.language.detect``): English, the books' language,
-        whenever no model can translate."""
+        """The language ``question`` is asked in (``core.answer.language.detect``); the book's, whenever no model
+        can translate."""
         if self.model_error() is not None:
-            return ENGLISH
-        return detect(question, lambda word: self.library.mentions(word, book_id=book_id))
+            return self.book_language(book_id)
+        return detect(question, lambda word: self.library.mentions(word, book_id=book_id),
+                      self.book_language(book_id))
 
     def _ask(self, question: str, book_id: str | None, chapters: tuple[str, ...], pages: tuple[int, int] | None,
              cancel: CancelFn, conversation_id: int | None, previous: Turn | None,

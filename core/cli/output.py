@@ -104,7 +104,8 @@ def answer_record(a: Answer) -> dict[str, Any]:
         "timings": {k: t.get(k) for k in ("retrieval_ms", "first_token_ms", "total_ms")},
         "beyond_book": a.beyond_book, "extractive": a.extractive, "notice": a.notice or None,
         "nearest_sections": list(a.nearest_sections), "unsupported": list(a.unsupported),
-        "about_code": list(a.about_code), "language": a.language, "english": a.original or None,
+        "about_code": list(a.about_code), "language": a.language,
+        "original": a.original or None, "original_language": a.original_language if a.original else None,
         "dropped": list(a.dropped), "question": a.question, "search_question": a.search_question,
         "model": a.model or None, "conversation_id": a.conversation_id,
         "preview": citation_record(a.preview) if a.preview is not None else None,
@@ -123,9 +124,9 @@ def print_answer_tail(a: Answer, out: TextIO, streamed: str = "") -> None:
         lines += ["", f"({not_found_label}: {' / '.join(not_found)})"]
     if a.about_code:
         lines += ["", f"({about_code_label}: {' / '.join(a.about_code)})"]
-    if a.original:  # asked in another language: the English streamed, then its translation
-        lines += ["", f"In {language_name(a.language)} (translated from the English answer, which was checked "
-                      "against your book; quotes are the book's own words):", a.text]
+    if a.original:  # asked in another language: the book's language streamed, then its translation
+        lines += ["", f"In {language_name(a.language)} (translated from the {language_name(a.original_language)} "
+                      "answer, which was checked against your book; quotes are the book's own words):", a.text]
     elif " ".join(a.text.split()) != " ".join(streamed.split()):
         lines += ["", "Checked against your book:", a.text]
     if a.citations:

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from core.ingest.language import SNOWBALL
+
 _TOKEN = re.compile(r"[a-z0-9_]+(?:'[a-z]+)?|[^\sa-z0-9_]")
 
 
@@ -62,7 +64,7 @@ def key_term_recall(text: str, key_terms: Sequence[Sequence[str]], language: str
     """
     if not key_terms:
         return 0.0
-    if language in _SNOWBALL or language == "zh":
+    if language in SNOWBALL or language == "zh":
         found = sum(1 for alternatives in key_terms if any(_holds(text, a, language) for a in alternatives))
         return found / len(key_terms)
     tokens = _tokens(text)
@@ -70,14 +72,13 @@ def key_term_recall(text: str, key_terms: Sequence[Sequence[str]], language: str
     return found / len(key_terms)
 
 
-_SNOWBALL = {"es": "spanish", "fr": "french", "de": "german", "pt": "portuguese"}
 _WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)?|[^\w\s]", re.U)
 
 
 @lru_cache(maxsize=8)
 def _snowball(language: str):
     from nltk.stem.snowball import SnowballStemmer  # pure Python, no data files
-    return SnowballStemmer(_SNOWBALL[language])
+    return SnowballStemmer(SNOWBALL[language])
 
 
 def _holds(text: str, term: str, language: str) -> bool:

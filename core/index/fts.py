@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from core.ingest.language import FUNCTION_WORDS
+
 STOPWORDS = frozenset("""
 a about above after again against all also am an and any are as at be because been before being below
 between both but by can could did do does doing down during each few for from further had has have having
@@ -22,18 +24,29 @@ _TOKEN = re.compile(r"[^\W_]+(?:['’][^\W_]+)?", re.UNICODE)
 
 
 def query_terms(text: str, *, keep_stopwords: bool = False) -> list[str]:
-    """Lower-cased word tokens of ``text`` (letters/digits only), de-duplicated, stopwords dropped."""
-    seen: dict[str, None] = {}
+    """Lower-cased word tokens of ``text`` (letters/digits only), de-duplicated, stopwords dropped: the English
+    ones, and the function words of another language when ``text`` is in it (``foreign_function_words``)."""
+    tokens = []
     for tok in _TOKEN.findall(text.lower()):
         tok = tok.replace("’", "'")
-        if "'" in tok:
-            tok = tok.split("'")[0]
-        if not tok or (not keep_stopwords and tok in STOPWORDS):
-            continue
-        if len(tok) == 1 and not tok.isdigit():
-            continue
-        seen.setdefault(tok, None)
-    return list(seen)
+        if "'" in tok:  # "don't" -> "don"; an elided article or pronoun goes ("l'économie" -> "économie")
+            head, tail = tok.split("'", 1)
+            tok = tail if len(head) <= 2 and len(tail) >= 3 else head
+        if tok and (len(tok) > 1 or tok.isdigit()):
+            tokens.append(tok)
+    drop = frozenset() if keep_stopwords else STOPWORDS | foreign_function_words(tokens)
+    return list(dict.fromkeys(t for t in tokens if t not in drop))
+
+
+def foreign_function_words(tokens: Sequence[str]) -> frozenset[str]:
+    """The function words of the language (French, Spanish, German, Portuguese) whose function words ``tokens``
+    use most, when they use them more than English stopwords; else none.  No detector and no threshold: "Na",
+    "Au" or "el Niño" in an English sentence are outnumbered by its "the", "of" and "is", so chemistry keeps its
+    symbols, while "la taille d'un tube est nulle" drops "la", "un" and "est"."""
+    english = sum(t in STOPWORDS for t in tokens)
+    counts = {lang: sum(t in words for t in tokens) for lang, words in FUNCTION_WORDS.items()}
+    best = max(counts, key=counts.__getitem__)
+    return FUNCTION_WORDS[best] if counts[best] > english else frozenset()
 
 
 MAX_TERMS = 32

@@ -12,7 +12,8 @@ from collections.abc import Iterator, Sequence
 import numpy as np
 import sqlite_utils
 
-from core.models import (Book, BookId, Chunk, ChunkDraft, ChunkId, ChunkRole, Page, ParsedBook, Section, SectionId,
+from core.ingest.language import ENGLISH, book_language, stems
+from core.models import (BlockKind, Book, BookId, Chunk, ChunkDraft, ChunkId, ChunkRole, Page, ParsedBook, Section, SectionId,
                          SectionKind, SourceFormat)
 
 _CHAPTERISH = {SectionKind.CHAPTER, SectionKind.APPENDIX, SectionKind.PART}
@@ -50,6 +51,7 @@ def insert_chunks(db: sqlite_utils.Database, book_id: BookId, parsed: ParsedBook
     """
     ids: list[int] = []
     pending = vectors is None
+    language = book_language_of(db, book_id)
     for draft, vec in zip(drafts, [None] * len(drafts) if pending else vectors, strict=True):
         ch_i, sec_i, sub_i = chapter_and_section(parsed, draft.section)
         chapter = parsed.sections[ch_i] if ch_i is not None else None
@@ -61,15 +63,16 @@ def insert_chunks(db: sqlite_utils.Database, book_id: BookId, parsed: ParsedBook
         cur = db.execute(
             "INSERT INTO chunks (book_id, section_id, ordinal, role, page_start, page_end, token_count,"
             " chapter_number, chapter_title, section_number, section_title, titles, key_terms,"
-            " has_equation, figure_refs, text, segment_key, unit_start, unit_end, pending, label, frame)"
-            " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            " has_equation, figure_refs, text, segment_key, unit_start, unit_end, pending, label, frame, stems)"
+            " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             [book_id, section_ids[draft.section] if draft.section is not None else None, draft.ordinal,
              draft.role.value, draft.page_start, draft.page_end, draft.token_count,
              chapter.number if chapter else None, chapter_title,
              section.number if section else None, section_title, titles,
              " ; ".join(draft.key_terms), int(draft.has_equation), json.dumps(list(draft.figure_refs)),
              draft.text, draft.segment_key or None, draft.unit_start, draft.unit_end, int(pending),
-             draft.label, json.dumps([round(v, 1) for v in draft.frame]) if draft.frame else ""])
+             draft.label, json.dumps([round(v, 1) for v in draft.frame]) if draft.frame else "",
+             stems(" ".join((titles, " ".join(draft.key_terms), draft.text)), language)])
         ids.append(cur.lastrowid)
         if not pending:
             db.execute("INSERT INTO vectors (chunk_id, vector) VALUES (?, ?)",
@@ -192,6 +195,7 @@ def book_from_row(row: dict, chapter_count: int, section_count: int) -> Book:
         authors=tuple(json.loads(row["authors"])),
         metadata=tuple(tuple(kv) for kv in json.loads(row["metadata"])),
         pending=bool(row.get("pending", 0)),
+        language=row.get("language") or ENGLISH,
     )
 
 
@@ -230,6 +234,7 @@ def insert_book(db: sqlite_utils.Database, book_id: BookId, parsed: ParsedBook, 
         "page_count": len(parsed.pages), "paginated": int(parsed.paginated),
         "metadata": json.dumps([list(kv) for kv in parsed.metadata]),
         "imported_at": imported_at, "pending": int(pending),
+        "language": book_language(b.text for b in parsed.blocks if b.kind is BlockKind.TEXT),
     })
     db["pages"].insert_all(({"book_id": book_id, "idx": p.index, "label": p.label}
                             for p in parsed.pages), batch_size=1000)
@@ -261,6 +266,19 @@ def book_row(db: sqlite_utils.Database, book_id: str) -> dict | None:
     if exact:
         return exact[0]
     return rows[0] if len(rows) == 1 else None
+
+
+def book_language_of(db: sqlite_utils.Database, book_id: str) -> str:
+    """The language the book ``book_id`` is written in (English when it is not stored)."""
+    row = db.execute("SELECT language FROM books WHERE id = ?", [book_id]).fetchone()
+    return row[0] if row else ENGLISH
+
+
+def book_languages(db: sqlite_utils.Database, book_id: str | None = None) -> set[str]:
+    """The languages of the library's books (of one book when ``book_id`` is given)."""
+    if book_id:
+        return {book_language_of(db, book_id)}
+    return {r[0] for r in db.execute("SELECT DISTINCT language FROM books")}
 
 
 def book_rows(db: sqlite_utils.Database, *, file_hash: str | None = None) -> list[dict]:

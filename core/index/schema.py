@@ -14,6 +14,7 @@ import sqlite_utils
 
 from core.errors import LibraryError
 from core.index import sections as sections_index
+from core.ingest.language import SNOWBALL, book_language, stems
 
 
 FTS_TOKENIZER = "porter unicode61 remove_diacritics 2"
@@ -221,9 +222,51 @@ def _m9_figure_chunks(db: sqlite_utils.Database) -> None:
     db.execute("ALTER TABLE chunks ADD COLUMN frame TEXT NOT NULL DEFAULT ''")
 
 
+FTS_COLUMNS = ("titles", "key_terms", "text", "stems")
+"""The chunk index's columns since migration 10 (``stems``: Snowball stems of a book not in English)."""
+
+
+def _fts_triggers(columns: tuple[str, ...]) -> list[str]:
+    """The triggers that keep ``chunks_fts`` in step with ``chunks`` (as sqlite-utils' ``enable_fts`` writes
+    them, so its ``detect_fts`` and the doctor still find the index)."""
+    names = ", ".join(f'"{c}"' for c in columns)
+    new, old = (", ".join(f'{side}."{c}"' for c in columns) for side in ("new", "old"))
+    insert = f'INSERT INTO "chunks_fts" (rowid, {names}) VALUES (new.rowid, {new});'
+    delete = f'INSERT INTO "chunks_fts" ("chunks_fts", rowid, {names}) VALUES(\'delete\', old.rowid, {old});'
+    return [f'CREATE TRIGGER "chunks_ai" AFTER INSERT ON "chunks" BEGIN\n  {insert}\nEND',
+            f'CREATE TRIGGER "chunks_ad" AFTER DELETE ON "chunks" BEGIN\n  {delete}\nEND',
+            f'CREATE TRIGGER "chunks_au" AFTER UPDATE ON "chunks" BEGIN\n  {delete}\n  {insert}\nEND']
+
+
+def _m10_book_language(db: sqlite_utils.Database) -> None:
+    """The language a book is written in (``core.ingest.language``), and a keyword column of Snowball stems
+    for books not in English (FTS5's porter stems English only).  Books already stored get theirs now."""
+    db.execute("ALTER TABLE books ADD COLUMN language TEXT NOT NULL DEFAULT 'en'")
+    db.execute("ALTER TABLE chunks ADD COLUMN stems TEXT NOT NULL DEFAULT ''")
+    for trigger in ("chunks_ai", "chunks_ad", "chunks_au"):
+        db.execute(f'DROP TRIGGER IF EXISTS "{trigger}"')
+    db.execute('DROP TABLE IF EXISTS "chunks_fts"')
+    for (book_id,) in db.execute("SELECT id FROM books").fetchall():
+        texts = [r[0] for r in db.execute("SELECT text FROM blocks WHERE book_id = ? AND kind = 'text' "
+                                          "ORDER BY ordinal", [book_id])]
+        language = book_language(texts)
+        db.execute("UPDATE books SET language = ? WHERE id = ?", [language, book_id])
+        if language in SNOWBALL:
+            rows = db.execute("SELECT id, titles, key_terms, text FROM chunks WHERE book_id = ?", [book_id])
+            db.conn.executemany("UPDATE chunks SET stems = ? WHERE id = ?",
+                                [(stems(" ".join(r[1:]), language), r[0]) for r in rows.fetchall()])
+    names = ", ".join(f'"{c}"' for c in FTS_COLUMNS)
+    db.execute(f'CREATE VIRTUAL TABLE "chunks_fts" USING FTS5 (\n    {names},\n'
+               f"    tokenize='{FTS_TOKENIZER}',\n    content=\"chunks\"\n)")
+    db.execute("INSERT INTO chunks_fts (chunks_fts) VALUES ('rebuild')")
+    for trigger in _fts_triggers(FTS_COLUMNS):
+        db.execute(trigger)
+
+
 MIGRATIONS: list[Callable[[sqlite_utils.Database], None]] = [_m1_books, _m2_chunks, _m3_conversations,
                                                             _m4_study, _m5_segment_keys, _m6_section_index,
-                                                            _m7_staged_import, _m8_role_index, _m9_figure_chunks]
+                                                            _m7_staged_import, _m8_role_index, _m9_figure_chunks,
+                                                            _m10_book_language]
 """Append new migrations; never edit a released one.  Index i brings user_version i -> i+1."""
 
 

@@ -14,8 +14,10 @@ import numpy as np
 import sqlite_utils
 
 from core.index.fts import cap_reachable, fts_match_expression, match_terms, prune_common_terms
-from core.index.rows import chunk_from_row, chunk_id_bound, index_stems, spelled_like, term_doc_frequencies
+from core.index.rows import (book_languages, chunk_from_row, chunk_id_bound, index_stems, spelled_like,
+                             term_doc_frequencies)
 from core.index.vectors import VectorIndex
+from core.ingest.language import SNOWBALL, stems
 from core.models import Chunk, Hit, SearchMode
 from core.retrieval.fusion import reciprocal_rank_fusion
 
@@ -53,9 +55,10 @@ class SearchFilter:
         return "".join(" AND " + p for p in parts), params
 
 
-# bm25() column weights for (titles, key_terms, text): a match in a heading or a key term says more
-# about what a chunk is about than one in running text.
-FTS_WEIGHTS = (3.0, 2.0, 1.0)
+# bm25() column weights for (titles, key_terms, text, stems): a match in a heading or a key term says more
+# about what a chunk is about than one in running text.  ``stems`` (a French, Spanish, German or Portuguese
+# book's Snowball stems of all three) is matched only by such a book's stemmed query words.
+FTS_WEIGHTS = (3.0, 2.0, 1.0, 1.0)
 
 
 @dataclass(frozen=True)
@@ -66,6 +69,7 @@ class RetrievalConfig:
     rrf_k: int = 60
     keyword_weight: float = 1.0
     vector_weight: float = 1.0
+    stems: bool = True  # match a French/Spanish/German/Portuguese book's Snowball stems too (off: porter alone)
 
 
 @dataclass
@@ -97,7 +101,7 @@ class Retriever:
         terms = match_terms(query)
         if cap_reachable(len(terms), chunk_id_bound(self.db)):  # a big library: look the frequencies up
             terms = prune_common_terms(terms, term_doc_frequencies(self.db, terms))
-        expr = fts_match_expression(terms)
+        expr = self._with_stems(fts_match_expression(terms), terms, flt.book_id)
         if expr is None:
             return []
         weights = ", ".join(map(str, FTS_WEIGHTS))
@@ -112,6 +116,23 @@ class Retriever:
         rows = self.db.execute(sql, [expr, *params, k]).fetchall()
         return [(int(r[0]), -float(r[1])) for r in rows]
 
+    def _with_stems(self, expr: str | None, words: Sequence[str], book_id: str | None, *,
+                    phrase: bool = False) -> str | None:
+        """``expr``, or else the words' Snowball stems in the ``stems`` column, for each language of the books
+        searched that has them (``core.ingest.language``); ``phrase``: the stems as adjacent words."""
+        alternatives = [expr] if expr else []
+        if not self.config.stems:
+            return expr
+        for language in sorted(book_languages(self.db, book_id) & SNOWBALL.keys()):
+            found = stems(" ".join(words), language).split()
+            if found and phrase:
+                alternatives.append('stems : "' + " ".join(found).replace('"', '""') + '"')
+            elif found:
+                alternatives.append("stems : (" + " OR ".join(f'"{w}"' for w in dict.fromkeys(found)) + ")")
+        if len(alternatives) < 2:
+            return expr
+        return " OR ".join(f"({a})" for a in alternatives)
+
     def mentions(self, phrase: str, book_id: str | None = None, *, exact_case: bool = False) -> bool:
         """Does ``phrase`` occur (as adjacent words, case- and stem-folded like keyword search) in any chunk
         of the library, or of one book?  ``exact_case``: only where it is written with the same capitals."""
@@ -119,6 +140,8 @@ class Retriever:
         if not words:
             return True
         expr = '"' + " ".join(words).replace('"', '""') + '"'
+        if not exact_case:
+            expr = self._with_stems(expr, words, book_id, phrase=True)
         scope, params = ("JOIN chunks c ON c.id = chunks_fts.rowid WHERE chunks_fts MATCH ? AND c.book_id = ?",
                          [expr, book_id]) if book_id else ("WHERE chunks_fts MATCH ?", [expr])
         if not exact_case:

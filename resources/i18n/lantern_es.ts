@@ -4,37 +4,37 @@
 <context>
     <name>ChatPanel</name>
     <message>
-        <location filename="../../desktop/chat.py" line="60"/>
+        <location filename="../../desktop/chat.py" line="62"/>
         <source>New conversation</source>
         <translation>Nueva conversación</translation>
     </message>
     <message>
-        <location filename="../../desktop/chat.py" line="74"/>
+        <location filename="../../desktop/chat.py" line="76"/>
         <source>Ask about your books…  (Ctrl+L)</source>
         <translation>Pregunta sobre tus libros…  (Ctrl+L)</translation>
     </message>
     <message>
-        <location filename="../../desktop/chat.py" line="76"/>
+        <location filename="../../desktop/chat.py" line="78"/>
         <source>Ask</source>
         <translation>Preguntar</translation>
     </message>
     <message>
-        <location filename="../../desktop/chat.py" line="79"/>
+        <location filename="../../desktop/chat.py" line="81"/>
         <source>Stop</source>
         <translation>Detener</translation>
     </message>
     <message>
-        <location filename="../../desktop/chat.py" line="79"/>
+        <location filename="../../desktop/chat.py" line="81"/>
         <source>Stop the answer (Esc)</source>
         <translation>Detener la respuesta (Esc)</translation>
     </message>
     <message>
-        <location filename="../../desktop/chat.py" line="81"/>
+        <location filename="../../desktop/chat.py" line="83"/>
         <source>Copy answer</source>
         <translation>Copiar respuesta</translation>
     </message>
     <message>
-        <location filename="../../desktop/chat.py" line="219"/>
+        <location filename="../../desktop/chat.py" line="221"/>
         <source>Delete conversation</source>
         <translation>Eliminar conversación</translation>
     </message>
@@ -272,13 +272,13 @@
 <context>
     <name>SourceCards</name>
     <message>
-        <location filename="../../desktop/transcript.py" line="202"/>
-        <location filename="../../desktop/transcript.py" line="214"/>
+        <location filename="../../desktop/transcript.py" line="224"/>
+        <location filename="../../desktop/transcript.py" line="236"/>
         <source>Sources</source>
         <translation>Fuentes</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="214"/>
+        <location filename="../../desktop/transcript.py" line="236"/>
         <source>Sources — none yet</source>
         <translation>Fuentes — aún ninguna</translation>
     </message>
@@ -403,96 +403,116 @@
     <name>Transcript</name>
     <message>
         <location filename="../../desktop/transcript.py" line="70"/>
+        <source>English</source>
+        <translation>inglés</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/transcript.py" line="71"/>
         <source>Spanish</source>
         <translation>español</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="70"/>
+        <location filename="../../desktop/transcript.py" line="71"/>
         <source>French</source>
         <translation>francés</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="71"/>
+        <location filename="../../desktop/transcript.py" line="72"/>
         <source>German</source>
         <translation>alemán</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="71"/>
+        <location filename="../../desktop/transcript.py" line="72"/>
         <source>Portuguese</source>
         <translation>portugués</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="72"/>
+        <location filename="../../desktop/transcript.py" line="73"/>
         <source>Chinese</source>
         <translation>chino</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="91"/>
+        <location filename="../../desktop/transcript.py" line="92"/>
         <source>Your book cannot say what your own program does</source>
         <translation>Tu libro no puede decir qué hace tu propio programa</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="93"/>
+        <location filename="../../desktop/transcript.py" line="94"/>
         <source>No source supports this sentence</source>
         <translation>Ninguna fuente respalda esta frase</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="107"/>
+        <location filename="../../desktop/transcript.py" line="111"/>
+        <source>Translating the quotes…</source>
+        <translation>Traduciendo las citas…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/transcript.py" line="114"/>
+        <source>Show the quotes in {language}</source>
+        <translation>Mostrar las citas en {language}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/transcript.py" line="116"/>
+        <source>The quotes in {language} (translated; the book&apos;s own words are on the chips):</source>
+        <translation>Las citas en {language} (traducidas; las palabras del libro están en las etiquetas):</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/transcript.py" line="127"/>
         <source>You:</source>
         <translation>Tú:</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="107"/>
+        <location filename="../../desktop/transcript.py" line="127"/>
         <source>From the book:</source>
         <translation>Del libro:</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="108"/>
+        <location filename="../../desktop/transcript.py" line="128"/>
         <source>Searching your books…</source>
         <translation>Buscando en tus libros…</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="117"/>
+        <location filename="../../desktop/transcript.py" line="137"/>
         <source>Lantern:</source>
         <translation>Lantern:</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="122"/>
+        <location filename="../../desktop/transcript.py" line="142"/>
         <source>Nearest sections:</source>
         <translation>Secciones más cercanas:</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="126"/>
+        <location filename="../../desktop/transcript.py" line="146"/>
         <source>Stopped.</source>
         <translation>Detenido.</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="128"/>
+        <location filename="../../desktop/transcript.py" line="148"/>
         <source>The answer failed.</source>
         <translation>La respuesta falló.</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="133"/>
+        <location filename="../../desktop/transcript.py" line="153"/>
         <source>Quoted from your book (no chat model is loaded).</source>
         <translation>Citado de tu libro (no hay ningún modelo de chat cargado).</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="135"/>
+        <location filename="../../desktop/transcript.py" line="155"/>
         <source>Includes explanation beyond the book.</source>
         <translation>Incluye explicaciones que van más allá del libro.</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="137"/>
-        <source>Translated into {language} from the English answer checked against your book.</source>
-        <translation>Traducido al {language} a partir de la respuesta en inglés comprobada con tu libro.</translation>
+        <location filename="../../desktop/transcript.py" line="157"/>
+        <source>Translated into {language} from the {source} answer checked against your book.</source>
+        <translation>Traducido al {language} a partir de la respuesta en {source} comprobada con tu libro.</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="139"/>
-        <source>In English:</source>
-        <translation>En inglés:</translation>
+        <location filename="../../desktop/transcript.py" line="160"/>
+        <source>In {language}:</source>
+        <translation>En {language}:</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="153"/>
+        <location filename="../../desktop/transcript.py" line="175"/>
         <source>Ask a question about your books. Answers cite the chapter, section and page; click a citation to open the page.</source>
         <translation>Haz una pregunta sobre tus libros. Las respuestas citan el capítulo, la sección y la página; haz clic en una cita para abrir la página.</translation>
     </message>

@@ -4,37 +4,37 @@
 <context>
     <name>ChatPanel</name>
     <message>
-        <location filename="../../desktop/chat.py" line="60"/>
+        <location filename="../../desktop/chat.py" line="62"/>
         <source>New conversation</source>
         <translation>Nouvelle conversation</translation>
     </message>
     <message>
-        <location filename="../../desktop/chat.py" line="74"/>
+        <location filename="../../desktop/chat.py" line="76"/>
         <source>Ask about your books…  (Ctrl+L)</source>
         <translation>Pose une question sur tes livres…  (Ctrl+L)</translation>
     </message>
     <message>
-        <location filename="../../desktop/chat.py" line="76"/>
+        <location filename="../../desktop/chat.py" line="78"/>
         <source>Ask</source>
         <translation>Demander</translation>
     </message>
     <message>
-        <location filename="../../desktop/chat.py" line="79"/>
+        <location filename="../../desktop/chat.py" line="81"/>
         <source>Stop</source>
         <translation>Arrêter</translation>
     </message>
     <message>
-        <location filename="../../desktop/chat.py" line="79"/>
+        <location filename="../../desktop/chat.py" line="81"/>
         <source>Stop the answer (Esc)</source>
         <translation>Arrêter la réponse (Esc)</translation>
     </message>
     <message>
-        <location filename="../../desktop/chat.py" line="81"/>
+        <location filename="../../desktop/chat.py" line="83"/>
         <source>Copy answer</source>
         <translation>Copier la réponse</translation>
     </message>
     <message>
-        <location filename="../../desktop/chat.py" line="219"/>
+        <location filename="../../desktop/chat.py" line="221"/>
         <source>Delete conversation</source>
         <translation>Supprimer la conversation</translation>
     </message>
@@ -272,13 +272,13 @@
 <context>
     <name>SourceCards</name>
     <message>
-        <location filename="../../desktop/transcript.py" line="202"/>
-        <location filename="../../desktop/transcript.py" line="214"/>
+        <location filename="../../desktop/transcript.py" line="224"/>
+        <location filename="../../desktop/transcript.py" line="236"/>
         <source>Sources</source>
         <translation>Sources</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="214"/>
+        <location filename="../../desktop/transcript.py" line="236"/>
         <source>Sources — none yet</source>
         <translation>Sources — aucune pour l’instant</translation>
     </message>
@@ -403,96 +403,116 @@
     <name>Transcript</name>
     <message>
         <location filename="../../desktop/transcript.py" line="70"/>
+        <source>English</source>
+        <translation>anglais</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/transcript.py" line="71"/>
         <source>Spanish</source>
         <translation>espagnol</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="70"/>
+        <location filename="../../desktop/transcript.py" line="71"/>
         <source>French</source>
         <translation>français</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="71"/>
+        <location filename="../../desktop/transcript.py" line="72"/>
         <source>German</source>
         <translation>allemand</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="71"/>
+        <location filename="../../desktop/transcript.py" line="72"/>
         <source>Portuguese</source>
         <translation>portugais</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="72"/>
+        <location filename="../../desktop/transcript.py" line="73"/>
         <source>Chinese</source>
         <translation>chinois</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="91"/>
+        <location filename="../../desktop/transcript.py" line="92"/>
         <source>Your book cannot say what your own program does</source>
         <translation>Ton livre ne peut pas dire ce que fait ton propre programme</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="93"/>
+        <location filename="../../desktop/transcript.py" line="94"/>
         <source>No source supports this sentence</source>
         <translation>Aucune source n&apos;appuie cette phrase</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="107"/>
+        <location filename="../../desktop/transcript.py" line="111"/>
+        <source>Translating the quotes…</source>
+        <translation>Traduction des citations…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/transcript.py" line="114"/>
+        <source>Show the quotes in {language}</source>
+        <translation>Afficher les citations en {language}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/transcript.py" line="116"/>
+        <source>The quotes in {language} (translated; the book&apos;s own words are on the chips):</source>
+        <translation>Les citations en {language} (traduites ; les mots du livre sont sur les pastilles) :</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/transcript.py" line="127"/>
         <source>You:</source>
         <translation>Toi :</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="107"/>
+        <location filename="../../desktop/transcript.py" line="127"/>
         <source>From the book:</source>
         <translation>D&apos;après le livre :</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="108"/>
+        <location filename="../../desktop/transcript.py" line="128"/>
         <source>Searching your books…</source>
         <translation>Recherche dans tes livres…</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="117"/>
+        <location filename="../../desktop/transcript.py" line="137"/>
         <source>Lantern:</source>
         <translation>Lantern :</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="122"/>
+        <location filename="../../desktop/transcript.py" line="142"/>
         <source>Nearest sections:</source>
         <translation>Sections les plus proches :</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="126"/>
+        <location filename="../../desktop/transcript.py" line="146"/>
         <source>Stopped.</source>
         <translation>Arrêté.</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="128"/>
+        <location filename="../../desktop/transcript.py" line="148"/>
         <source>The answer failed.</source>
         <translation>La réponse a échoué.</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="133"/>
+        <location filename="../../desktop/transcript.py" line="153"/>
         <source>Quoted from your book (no chat model is loaded).</source>
         <translation>Cité de ton livre (aucun modèle de discussion n&apos;est chargé).</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="135"/>
+        <location filename="../../desktop/transcript.py" line="155"/>
         <source>Includes explanation beyond the book.</source>
         <translation>Contient des explications qui vont au-delà du livre.</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="137"/>
-        <source>Translated into {language} from the English answer checked against your book.</source>
-        <translation>Traduit en {language} à partir de la réponse anglaise vérifiée dans ton livre.</translation>
+        <location filename="../../desktop/transcript.py" line="157"/>
+        <source>Translated into {language} from the {source} answer checked against your book.</source>
+        <translation>Traduit en {language} à partir de la réponse en {source} vérifiée dans ton livre.</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="139"/>
-        <source>In English:</source>
-        <translation>En anglais :</translation>
+        <location filename="../../desktop/transcript.py" line="160"/>
+        <source>In {language}:</source>
+        <translation>En {language} :</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="153"/>
+        <location filename="../../desktop/transcript.py" line="175"/>
         <source>Ask a question about your books. Answers cite the chapter, section and page; click a citation to open the page.</source>
         <translation>Pose une question sur tes livres. Les réponses citent le chapitre, la section et la page ; clique sur une citation pour ouvrir la page.</translation>
     </message>

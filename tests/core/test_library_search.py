@@ -126,3 +126,42 @@ def test_a_chunk_replaced_between_ranking_and_loading_is_skipped(lib, monkeypatc
     hits = lib.search("cell membrane", 5, mode=SearchMode.KEYWORD)
     assert hits and gone[0] not in {h.chunk.id for h in hits}
     assert [h.rank for h in hits] == list(range(1, len(hits) + 1))
+
+
+FRENCH_MD = """# Chapitre 1 : La société
+
+## 1.1 Les groupes sociaux
+
+Les groupes sociaux rassemblent des individus qui partagent une identité et interagissent régulièrement entre eux.
+Un groupe primaire est petit, durable et fondé sur des liens affectifs ; la famille en est l'exemple le plus courant.
+Un groupe secondaire est plus grand et plus impersonnel : ses membres se retrouvent pour atteindre un but précis,
+comme les collègues d'une entreprise ou les membres d'une association sportive. On peut passer d'un groupe à l'autre
+au cours de la vie, et un même individu appartient à plusieurs groupes à la fois, chacun avec ses règles propres.
+Les sociologues étudient comment ces appartenances façonnent les opinions, les goûts et les comportements.
+
+## 1.2 L'économie
+
+Les activités économiques produisent, échangent et consomment des biens et des services dans une société donnée.
+Le marché met en relation des vendeurs et des acheteurs ; les prix y résultent de la rencontre de l'offre et de la
+demande. L'État intervient aussi, par les impôts, les dépenses publiques et les règles qu'il fixe aux entreprises.
+La monnaie facilite les échanges, car elle sert d'unité de compte, d'intermédiaire et de réserve de valeur.
+"""
+
+
+def test_a_book_in_french_is_stored_with_its_language_and_found_by_its_french_stems(tmp_path: Path):
+    path = tmp_path / "societe.md"
+    path.write_text(FRENCH_MD, encoding="utf-8")
+    with Library(tmp_path / "lib", embedder=HashingEmbedder()) as library:
+        book = library.import_book(path).book
+        assert book.language == "fr" and library.book(book.id).language == "fr"
+        # porter leaves "social" and "sociaux", "économie" and "économiques" apart; the Snowball stems join them
+        hits = library.search("groupe social", 3, mode=SearchMode.KEYWORD, book_id=book.id)
+        assert hits and hits[0].chunk.section_title == "Les groupes sociaux"
+        hits = library.search("Qu'est-ce que l'économie ?", 3, mode=SearchMode.KEYWORD)
+        assert hits and hits[0].chunk.section_title == "L'économie"
+        assert library.mentions("sociale", book_id=book.id) and not library.mentions("mobilité", book_id=book.id)
+
+
+def test_an_english_book_keeps_an_empty_stems_column(lib: Library):
+    assert lib.bio.language == "en"
+    assert lib.db.execute("SELECT COUNT(*) FROM chunks WHERE stems != ''").fetchone()[0] == 0

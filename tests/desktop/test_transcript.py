@@ -1,12 +1,14 @@
 """The answer as the student sees it: citation chips, and sentences no source supports visibly flagged."""
 from __future__ import annotations
 
+from PySide6.QtCore import QUrl
 from PySide6.QtGui import QPalette
 
 from core.answer.attribution import ABOUT_CODE_LABEL, UNSUPPORTED_LABEL
 from core.models import Answer
 from desktop.conversations import CiteRecord, Turn
 from desktop.transcript import turn_html
+from tests.waiting import HANG_GUARD_S
 
 
 def test_an_unsupported_sentence_is_greyed_and_labelled_and_a_cited_one_is_not(qapp):
@@ -68,3 +70,44 @@ def test_a_translated_answer_greys_in_the_students_language_and_keeps_the_englis
     assert "Es la mejor energía. <i>(no está en tu libro)</i>" in html and UNSUPPORTED_LABEL not in html
     assert "Translated into Spanish" in html and "<i>In English:</i> Kinetic energy is a scalar [1]." in html
     assert "cite:0:1" in html
+
+
+def test_an_english_question_about_a_french_book_keeps_the_french_answer_it_was_checked_against(qapp):
+    turn = Turn("What size does ls -l show for a FIFO?", sources=[CiteRecord(1, "b", 42, 42, "14")])
+    turn.finish(Answer(question=turn.question, text="Its size is always zero [1].", citations=(), language="en",
+                       original="Sa taille est toujours nulle [1].", original_language="fr"))
+    html = turn_html(turn, 0, QPalette())
+    assert "Translated into English from the French answer" in html
+    assert "<i>In French:</i> Sa taille est toujours nulle [1]." in html
+
+
+def test_an_answer_in_the_books_own_language_is_not_called_a_translation(qapp):
+    turn = Turn("Quelle taille affiche ls -l pour un FIFO ?", sources=[CiteRecord(1, "b", 42, 42, "14")])
+    turn.finish(Answer(question=turn.question, text="Sa taille est toujours nulle [1]. Elle est bleue.",
+                       citations=(), unsupported=("Elle est bleue.",), language="fr"))
+    html = turn_html(turn, 0, QPalette())
+    assert "Elle est bleue. <i>(absent de ton livre)</i>" in html and "Translated" not in html
+
+
+def test_the_quotes_of_a_translated_answer_are_translated_on_request(qtbot, window, fake_asker):
+    asked = []
+
+    def translate_quotes(quotes, language, source):
+        asked.append((list(quotes), language, source))
+        return [f"«{q}» traduit" for q in quotes]
+    fake_asker.translate_quotes = translate_quotes
+    chat = window.chat
+    chat.current = chat.store.new("Tubes")
+    turn = Turn("What size does ls -l show for a FIFO?", sources=[
+        CiteRecord(1, "b", 42, 42, "14", quote="La taille d’un tube est toujours nulle."),
+        CiteRecord(2, "b", 43, 43, "15", quote="Jamais citée.")])
+    turn.finish(Answer(question=turn.question, text="Its size is always zero [1].", citations=(), language="en",
+                       original="Sa taille est toujours nulle [1].", original_language="fr"))
+    chat.current.turns.append(turn)
+    assert 'href="quotes:0:0"' in turn_html(turn, 0, QPalette())  # a link, not a translation nobody asked for
+    chat._link_clicked(QUrl("quotes:0:0"))
+    qtbot.waitUntil(lambda: bool(turn.quote_translations), timeout=HANG_GUARD_S * 1000)
+    assert asked == [(["La taille d’un tube est toujours nulle."], "en", "fr")]  # only the quote a chip shows
+    html = turn_html(turn, 0, QPalette())
+    assert "[1] «La taille d’un tube est toujours nulle.» traduit" in html and "Jamais" not in html
+    assert 'href="quotes:0:0"' not in html

@@ -1,7 +1,7 @@
 """Which language a question is in, and the translation messages and replies around it (no model)."""
 from __future__ import annotations
 
-from core.answer.language import (ENGLISH, answer_messages, code_blocks, detect, english_question, numbered_lines,
+from core.answer.language import (ENGLISH, answer_messages, code_blocks, detect, numbered_lines, translated_question,
                                   prose, question_messages, untranslated)
 
 BOOK_WORDS = {"what", "is", "social", "mobility", "define", "entropy", "the", "of", "a"}
@@ -33,7 +33,7 @@ def test_code_is_neither_language_nor_translated():
     user = question_messages(question, "es")[-1]["content"]
     assert "`x += 1`" in user and "fn main" not in user  # inline code is part of the sentence; blocks are not
     assert code_blocks(question).startswith("```\nfn main()")
-    english = english_question(question, "English: Why does it not compile? `x += 1`\n(extra)")
+    english = translated_question(question, "English: Why does it not compile? `x += 1`\n(extra)")
     assert english.startswith("Why does it not compile? `x += 1`") and english.endswith("}\n```")
 
 
@@ -63,5 +63,21 @@ def test_every_language_gets_worked_examples_and_stray_backticks_go():
         messages = question_messages("¿Qué es la movilidad social?", language)
         assert [m["role"] for m in messages] == ["system", "user", "assistant", "user", "assistant", "user"]
         assert "do not answer it" in messages[0]["content"]
-    assert english_question("¿Qué son los fagocitos?", "What are `phagocytes`?") == "What are phagocytes?"
-    assert english_question("¿Qué hace `unwrap`?", "What does `unwrap` do?") == "What does `unwrap` do?"
+    assert translated_question("¿Qué son los fagocitos?", "What are `phagocytes`?") == "What are phagocytes?"
+    assert translated_question("¿Qué hace `unwrap`?", "What does `unwrap` do?") == "What does `unwrap` do?"
+
+
+def test_about_a_french_book_an_english_question_is_english_though_the_book_quotes_every_word():
+    # a French manual keeps English commands and untranslated passages: knowing the words proves nothing there
+    assert detect("What does the size of a FIFO show?", lambda w: True, "fr") == ENGLISH
+    assert detect("Quelle taille affiche ls -l pour un FIFO ?", lambda w: True, "fr") == "fr"
+    assert detect("", known, "fr") == "fr"
+
+
+def test_a_question_goes_into_the_books_language_and_the_answer_comes_back_from_it():
+    messages = question_messages("What is a primary group?", ENGLISH, "fr")
+    assert "from English into French" in messages[0]["content"]
+    assert messages[1]["content"].startswith("How long does an egg") and "œuf" in messages[2]["content"]
+    back = answer_messages(["Un groupe primaire est petit."], ENGLISH, "What is a primary group?", source="fr")
+    assert "from French into English" in back[0]["content"]
+    assert translated_question("What?", "French: Qu'est-ce ?") == "Qu'est-ce ?"

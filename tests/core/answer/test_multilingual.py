@@ -1,12 +1,16 @@
 """A question in another language: asked in English, grounded in English, answered in the student's language."""
 from __future__ import annotations
 
+import pytest
+
 from core.answer.multilingual import swap_sentences, translate_answer, translate_sentences
 from core.answer.preparation import AnswerSettings
 from core.answer.tutor import Tutor, collect
+from core.library import Library
 from core.models import Answer
 from tests.core.answer.test_tutor import WordsOnly, covered, lib, not_covered  # noqa: F401  (the fixture)
-from tests.fakes import FakeChatModel
+from tests.core.test_library_search import FRENCH_MD
+from tests.fakes import FakeChatModel, FakeEmbedder
 
 
 def scripted_chat(*replies: str):
@@ -95,3 +99,43 @@ def test_a_translation_stuck_in_a_loop_is_redone_or_left_in_english():
                                                                                      "Se refiere a la caja."]
     chat = scripted_chat("1. 认知认知认知认知认知", "1. 认知认知认知认知认知")
     assert translate_sentences(chat, ["Cognition."], "zh") == ["Cognition."]
+
+
+@pytest.fixture(scope="module")
+def french(tmp_path_factory):
+    root = tmp_path_factory.mktemp("livre")
+    (root / "societe.md").write_text(FRENCH_MD, encoding="utf-8")
+    with Library(root / "lib", embedder=FakeEmbedder()) as library:
+        library.import_book(root / "societe.md")
+        yield library
+
+
+def test_a_french_question_about_a_french_book_is_answered_in_french_without_translation(french):
+    model = FakeChatModel(["Un groupe primaire est petit, durable et fondé sur des liens affectifs [1]."])
+    tutor = Tutor(french, model, settings=AnswerSettings(), assess=covered, embedder=WordsOnly())
+    answer = collect(tutor.ask("Qu'est-ce qu'un groupe primaire ?"))
+    assert tutor.book_language() == "fr" and len(model.calls) == 1  # no translation either way
+    assert answer.language == "fr" and answer.original == "" and answer.text.startswith("Un groupe primaire")
+    assert "Write the answer in French" in model.calls[0][-1]["content"]
+    assert answer.citations and not answer.unsupported
+
+
+def test_an_english_question_about_a_french_book_is_asked_in_french_and_answered_in_english(french):
+    model = FakeChatModel(["Qu'est-ce qu'un groupe primaire ?",
+                           "Un groupe primaire est petit, durable et fondé sur des liens affectifs [1].",
+                           "1. A primary group is small, lasting and founded on emotional ties."])
+    tutor = Tutor(french, model, settings=AnswerSettings(), assess=covered, embedder=WordsOnly())
+    answer = collect(tutor.ask("What is a primary group?"))
+    assert "from English into French" in model.calls[0][0]["content"]  # the question goes into the book's language
+    assert answer.search_question == "Qu'est-ce qu'un groupe primaire ?"
+    assert answer.language == "en" and answer.original_language == "fr"
+    assert answer.text.startswith("A primary group is small") and answer.original.startswith("Un groupe primaire")
+    assert "from French into English" in model.calls[2][0]["content"]
+    assert answer.citations[0].quote.startswith("Un groupe primaire")  # the quote stays the book's own words
+
+
+def test_a_french_question_a_french_book_does_not_cover_is_declined_in_french(french):
+    tutor = Tutor(french, FakeChatModel(["unused"]), settings=AnswerSettings(), assess=not_covered,
+                  embedder=WordsOnly())
+    answer = collect(tutor.ask("Qu'est-ce que la théorie des cordes ?"))
+    assert answer.refused and answer.language == "fr" and answer.text.startswith("Ton livre")

@@ -92,3 +92,11 @@ def test_the_cap_is_reachable_only_with_more_terms_than_kept_and_enough_chunks()
     assert not cap_reachable(3, 10**9)  # never fewer than the kept terms
     assert not cap_reachable(10, POSTINGS_CAP // 10)  # every term in every chunk is still at most the cap
     assert cap_reachable(10, POSTINGS_CAP // 10 + 1)
+
+
+def test_function_words_of_the_language_a_text_is_in_are_not_search_terms():
+    assert query_terms("La taille d'un tube est toujours nulle") == ["taille", "tube", "toujours", "nulle"]
+    assert query_terms("¿Qué tamaño muestra y por qué?") == ["tamaño", "muestra"]
+    # in English text the same letters are content: chemical symbols, astronomical units, "el Niño"
+    assert query_terms("What happens when Na and Cl react?") == ["happens", "na", "cl", "react"]
+    assert query_terms("The orbit is 5 AU from the Sun") == ["orbit", "5", "au", "sun"]

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from core.index import sections as sections_index
+from core.index.schema import FTS_TOKENIZER
 from core.library import Library
 from core.retrieval.rescoring import SignalBlend
 from tests.core.answer.test_tutor import BOOK
@@ -64,6 +65,16 @@ def test_find_adds_section_scores_and_the_blend_uses_them(lib):
     assert not any(name.startswith("section_") for h in plain for name, _ in h.stage_scores)
 
 
+def _undo_book_language(db) -> None:
+    """The library as migration 9 left it: no book language, a three-column keyword index."""
+    for trigger in ("chunks_ai", "chunks_ad", "chunks_au"):
+        db.execute(f"DROP TRIGGER {trigger}")
+    db.execute("DROP TABLE chunks_fts")
+    db.execute("ALTER TABLE chunks DROP COLUMN stems")
+    db.execute("ALTER TABLE books DROP COLUMN language")
+    db["chunks"].enable_fts(["titles", "key_terms", "text"], create_triggers=True, tokenize=FTS_TOKENIZER)
+
+
 def test_the_migration_backfills_libraries_made_before_it(tmp_path):
     (tmp_path / "bio.md").write_text(BOOK, encoding="utf-8")
     with Library(tmp_path / "lib", embedder=FakeEmbedder()) as library:
@@ -72,7 +83,8 @@ def test_the_migration_backfills_libraries_made_before_it(tmp_path):
         db.execute("DROP TRIGGER section_fts_book_removed")
         db.execute("DROP TABLE section_fts")
         db.execute("DROP TABLE section_vectors")
-        db.execute("DROP INDEX chunks_role")  # and what migrations 7, 8 and 9 added
+        _undo_book_language(db)  # and what migrations 7 to 10 added
+        db.execute("DROP INDEX chunks_role")
         db.execute("DROP INDEX chunks_pending")
         db.execute("ALTER TABLE chunks DROP COLUMN label")
         db.execute("ALTER TABLE chunks DROP COLUMN frame")
