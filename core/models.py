@@ -282,6 +282,7 @@ class Citation:
     support: float = 0.0  # how strongly the quote supports the answer sentences citing it (0..1)
     frame: Frame | None = None  # a cited figure or table: its rectangle on ``page_start``
     figure: str = ""  # ...and what the book calls it: "Figure 3.2" (the chip reads "1 · Figure 3.2, p. 57")
+    quote_translation: str = ""  # the quote in the student's language, when asked for (``Tutor.translate_quotes``)
 
 
 @dataclass(frozen=True)

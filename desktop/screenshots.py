@@ -301,12 +301,19 @@ def figure_reader(out: Path, pdf: Path, question: str, *, asker_factory=None,
 def evidence_answer(out: Path, book: Path, question: str, *, asker_factory=None,
                     size: tuple[int, int] = (1420, 860)) -> list[Path]:
     """Import ``book``, ask ``question`` and grab the answer (chips and evidence cards), then open the second
-    citation (else the first) in the reader with its sentence highlighted."""
+    citation (else the first) in the reader with its sentence highlighted.  An answer translated from the book's
+    language also gets ``evidence-quotes.png``: its quotes translated on request."""
     out.mkdir(parents=True, exist_ok=True)
     with fresh_window(size, asker_factory=asker_factory) as (app, window, _root):
         _import(app, window, [book], timeout=1800)
         _ask(app, window, question, timeout=600)
         paths = [grab(app, window, out / "evidence-answer.png")]
+        turn = window.chat.current.turns[-1]
+        if turn.original:
+            window.chat.translate_quotes(turn)
+            wait_until(app, lambda: not turn.translating_quotes, 600)
+            settle(app, 300)
+            paths.append(grab(app, window, out / "evidence-quotes.png"))
         _open_citation(window, nth=1)
         settle(app, 300)
         paths.append(grab(app, window, out / "evidence-reader.png"))

@@ -5,6 +5,7 @@ import argparse
 import logging
 import sys
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from core.answer.preparation import AnswerSettings
@@ -32,6 +33,8 @@ def add_parsers(sub: Any) -> None:
     p.add_argument("--new-conversation", action="store_true", help="store this question as a new conversation")
     p.add_argument("--beyond-book", action="store_true",
                    help="when the book does not cover it, answer from general knowledge (labelled)")
+    p.add_argument("--translate-quotes", action="store_true",
+                   help="asked in another language than the book's: also show each quote in that language")
     json_flag(p)
 
 
@@ -66,6 +69,11 @@ def cmd_ask(lib: Library, args: argparse.Namespace) -> int:
                 sys.stdout.flush()
             elif ev.kind is AnswerEventKind.DONE:
                 answer = ev.answer
+        if answer is not None and answer.original and args.translate_quotes:
+            quotes = [c.quote for c in answer.citations if c.quote]
+            translated = dict(zip(quotes, tutor.translate_quotes(quotes, answer.language, answer.original_language)))
+            answer = replace(answer, citations=tuple(replace(c, quote_translation=translated.get(c.quote, ""))
+                                                     for c in answer.citations))
     finally:
         tutor.close()
     if answer is None:

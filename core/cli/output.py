@@ -86,7 +86,7 @@ def citation_record(c: Citation) -> dict[str, Any]:
     return {"n": c.n, "chunk_id": c.chunk_id, "book_id": c.book_id, "chapter": c.chapter, "section": c.section,
             "section_title": c.section_title, "page_start": c.page_start, "page_end": c.page_end,
             "printed_page": c.printed_page, "quote": c.quote, "printed_page_end": c.printed_page_end,
-            "label": c.label}
+            "label": c.label, **({"quote_translation": c.quote_translation} if c.quote_translation else {})}
 
 
 def preview_line(c: Citation) -> str:
@@ -139,6 +139,8 @@ def print_answer_tail(a: Answer, out: TextIO, streamed: str = "") -> None:
             lines.append(f"  [{c.n}] {where}, p. {pages}")
             if c.quote:
                 lines.append(f"      \u201c{c.quote}\u201d")
+            if c.quote_translation:
+                lines.append(f"      ({language_name(a.language)}: {c.quote_translation})")
     if a.notice:
         lines += ["", f"Note: {a.notice}"]
     out.write("\n".join(lines) + "\n")

@@ -73,3 +73,19 @@ def test_the_tail_says_which_greyed_sentences_are_about_the_students_code():
                              about_code=("Yes, it compiles.",)), out, "Yes, it compiles. Rust has no null.")
     text = out.getvalue()
     assert f"({UNSUPPORTED_LABEL}: Rust has no null.)" in text and f"({ABOUT_CODE_LABEL}: Yes, it compiles.)" in text
+
+
+def test_the_tail_shows_a_quote_in_the_students_language_when_asked_for():
+    import io
+    from core.cli.output import citation_record, print_answer_tail
+    from core.models import Answer, Citation
+    quote = Citation(n=1, chunk_id=7, book_id="b", chapter="1", section="1.2.8", section_title="Tubes nommés",
+                     page_start=42, page_end=42, printed_page="14", quote="La taille d’un tube est toujours nulle.",
+                     quote_translation="The size of a pipe is always zero.")
+    out = io.StringIO()
+    print_answer_tail(Answer("How big is a FIFO?", "Its size is always zero [1].", (quote,), language="en",
+                             original="Sa taille est toujours nulle [1].", original_language="fr"), out)
+    text = out.getvalue()
+    assert "translated from the French answer" in text and "Sa taille" not in text
+    assert "\u201cLa taille d’un tube est toujours nulle.\u201d\n      (English: The size of a pipe is always zero.)" in text
+    assert citation_record(quote)["quote_translation"] == "The size of a pipe is always zero."
