@@ -5,14 +5,19 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QObject, Qt, Signal
 from PySide6.QtWidgets import (QCheckBox, QDialog, QDialogButtonBox, QFileDialog, QLabel, QListWidget,
                                QListWidgetItem, QProgressDialog, QVBoxLayout, QWidget)
 
 from core.index.pack_format import SUFFIX
 from desktop.errors import show_error
 
-PACK_FILTER = f"Lantern course packs (*{SUFFIX})"
+translate = QCoreApplication.translate  # module functions: lupdate reads translate("CoursePack", ...)
+
+
+def pack_filter() -> str:
+    """The file dialogs' filter for course packs (in the interface's language)."""
+    return translate("CoursePack", "Lantern course packs ({pattern})").format(pattern=f"*{SUFFIX}")
 
 
 class ExportPackDialog(QDialog):
@@ -20,10 +25,10 @@ class ExportPackDialog(QDialog):
 
     def __init__(self, books, selected: str | None = None, parent: QWidget | None = None):
         super().__init__(parent)
-        self.setWindowTitle("Export course pack")
+        self.setWindowTitle(self.tr("Export course pack"))
         self.books = QListWidget()
         for book in books:
-            item = QListWidgetItem(f"{book.title}  ({book.page_count} pages)")
+            item = QListWidgetItem(self.tr("{title}  ({n} pages)").format(title=book.title, n=book.page_count))
             item.setData(Qt.ItemDataRole.UserRole, book.id)
             item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
             ready = not book.pending
@@ -31,23 +36,24 @@ class ExportPackDialog(QDialog):
                                else Qt.CheckState.Unchecked)
             if not ready:
                 item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsEnabled)
-                item.setToolTip("Still being indexed: it can go into a pack when its meaning search is complete.")
+                item.setToolTip(self.tr("Still being indexed: it can go into a pack when its meaning search is "
+                                        "complete."))
             self.books.addItem(item)
-        self.study = QCheckBox("Include study sets (flashcards, lessons, chapter guides)")
+        self.study = QCheckBox(self.tr("Include study sets (flashcards, lessons, chapter guides)"))
         self.study.setChecked(True)
-        self.progress = QCheckBox("Include my own progress (card reviews, quiz results, conversations)")
-        self.progress.setToolTip("Leave this off when the pack is for someone else.")
-        note = QLabel("The pack holds the book files and their finished index: another computer opens them in "
-                      "seconds, without importing or indexing again.")
+        self.progress = QCheckBox(self.tr("Include my own progress (card reviews, quiz results, conversations)"))
+        self.progress.setToolTip(self.tr("Leave this off when the pack is for someone else."))
+        note = QLabel(self.tr("The pack holds the book files and their finished index: another computer opens them "
+                              "in seconds, without importing or indexing again."))
         note.setWordWrap(True)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
-        self.ok = buttons.addButton("Export…", QDialogButtonBox.ButtonRole.AcceptRole)
+        self.ok = buttons.addButton(self.tr("Export…"), QDialogButtonBox.ButtonRole.AcceptRole)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         self.books.itemChanged.connect(lambda _item: self.ok.setEnabled(bool(self.chosen())))
         self.ok.setEnabled(bool(self.chosen()))
         box = QVBoxLayout(self)
-        box.addWidget(QLabel("Books to put in the pack:"))
+        box.addWidget(QLabel(self.tr("Books to put in the pack:")))
         box.addWidget(self.books, 1)
         box.addWidget(self.study)
         box.addWidget(self.progress)
@@ -68,7 +74,8 @@ class _ExportSignals(QObject):
 def pack_target(parent: QWidget, start: Path, title: str) -> Path | None:
     """Ask where to write the pack (``<title>.lantern`` in ``start`` first)."""
     name = "".join(ch for ch in title if ch.isalnum() or ch in " -_").strip() or "course"
-    path, _ = QFileDialog.getSaveFileName(parent, "Export course pack", str(start / f"{name}{SUFFIX}"), PACK_FILTER)
+    path, _ = QFileDialog.getSaveFileName(parent, translate("CoursePack", "Export course pack"),
+                                          str(start / f"{name}{SUFFIX}"), pack_filter())
     if not path:
         return None
     target = Path(path)
@@ -79,8 +86,9 @@ def run_export(window, book_ids: list[str], target: Path, with_study: bool, with
     """Write the pack on the import thread (in turn with imports); a progress dialog with Cancel meanwhile.
     The outcome goes to the status bar, or to an error dialog."""
     cancel = threading.Event()
-    dialog = QProgressDialog("Writing the course pack…", "Cancel", 0, len(book_ids), window)
-    dialog.setWindowTitle("Export course pack")
+    dialog = QProgressDialog(translate("CoursePack", "Writing the course pack…"), translate("CoursePack", "Cancel"),
+                             0, len(book_ids), window)
+    dialog.setWindowTitle(translate("CoursePack", "Export course pack"))
     dialog.setWindowModality(Qt.WindowModality.WindowModal)
     dialog.setMinimumDuration(0)
     dialog.canceled.connect(cancel.set)
@@ -95,12 +103,12 @@ def run_export(window, book_ids: list[str], target: Path, with_study: bool, with
         dialog.reset()
         dialog.hide()
         if cancel.is_set():
-            window.statusBar().showMessage("Export cancelled: no pack was written.", 8000)
+            window.statusBar().showMessage(translate("CoursePack", "Export cancelled: no pack was written."), 8000)
         elif isinstance(outcome, BaseException):
             show_error(window, outcome)
         else:
-            window.statusBar().showMessage(f"Wrote {outcome.path.name} ({outcome.size / 1e6:.1f} MB, "
-                                           f"{len(outcome.books)} book(s)).", 15_000)
+            window.statusBar().showMessage(translate("CoursePack", "Wrote {name} ({size} MB, {n} book(s)).").format(
+                name=outcome.path.name, size=f"{outcome.size / 1e6:.1f}", n=len(outcome.books)), 15_000)
         window.last_export = outcome
     window.imports.run_write(work, done)
     dialog.show()

@@ -8,29 +8,33 @@ import logging
 import time
 from pathlib import Path
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QProgressBar, QPushButton, QScrollArea, QVBoxLayout,
                                QWidget)
 
 from core.models import ImportResult, ImportStatus
 
 log = logging.getLogger(__name__)
+translate = QCoreApplication.translate  # module functions: lupdate reads translate("Import", ...)
 
-STAGE_NAMES = {
-    "reading": "Reading",
-    "reading pages": "Reading pages",
-    "reading scanned pages": "Reading scanned pages (OCR)",
-    "chunking": "Cutting into passages",
-    "embedding": "Indexing meaning",
-    "done": "Saving",
-    "checking the pack": "Checking the course pack",
-    "adding books": "Adding books",
-}
+
+def stage_names() -> dict[str, str]:
+    """The import stages core reports, as the student reads them (in the interface's language)."""
+    return {
+        "reading": translate("Import", "Reading"),
+        "reading pages": translate("Import", "Reading pages"),
+        "reading scanned pages": translate("Import", "Reading scanned pages (OCR)"),
+        "chunking": translate("Import", "Cutting into passages"),
+        "embedding": translate("Import", "Indexing meaning"),
+        "done": translate("Import", "Saving"),
+        "checking the pack": translate("Import", "Checking the course pack"),
+        "adding books": translate("Import", "Adding books"),
+    }
 
 
 def stage_text(stage: str, done: int, total: int) -> str:
     """``"Reading pages 12/300"`` from a progress callback's arguments."""
-    name = STAGE_NAMES.get(stage, stage.capitalize())
+    name = stage_names().get(stage, stage.capitalize())
     if stage in ("embedding", "checking the pack") and total > 1:  # word pieces, bytes: a share reads better
         return f"{name} {100 * done // total}\u00a0%"  # no break before the sign
     return f"{name} {done}/{total}" if total > 1 else name
@@ -42,11 +46,11 @@ _TIMED_STAGES = {"reading scanned pages"}  # long enough (2-3 s a page) that a s
 def time_left(seconds: float) -> str:
     """"about 18 min left" for an estimate in seconds."""
     if seconds < 60:
-        return "under a minute left"
+        return translate("Import", "under a minute left")
     minutes = round(seconds / 60)
     if minutes < 90:
-        return f"about {minutes} min left"
-    return f"about {seconds / 3600:.1f} h left"
+        return translate("Import", "about {minutes} min left").format(minutes=minutes)
+    return translate("Import", "about {hours} h left").format(hours=f"{seconds / 3600:.1f}")
 
 
 def estimate_left(start: tuple[float, int], now: float, done: int, total: int) -> float | None:
@@ -73,14 +77,14 @@ class ImportRow(QFrame):
         font = self.name.font()
         font.setBold(True)
         self.name.setFont(font)
-        self.stage = QLabel("Waiting…")
+        self.stage = QLabel(self.tr("Waiting…"))
         self.stage.setWordWrap(True)
         self.stage.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.bar = QProgressBar()
         self.bar.setTextVisible(False)
         self.bar.hide()  # shown with the first progress report
         self.bar.setMaximumHeight(self.fontMetrics().height() // 2 + 4)
-        self.cancel_btn = QPushButton("Cancel")
+        self.cancel_btn = QPushButton(self.tr("Cancel"))
         self.cancel_btn.clicked.connect(self._cancel)
         top = QHBoxLayout()
         top.addWidget(self.name, 1)
@@ -105,7 +109,7 @@ class ImportRow(QFrame):
             if left is not None:
                 text = f"{text} · {time_left(left)}"
         if self.searchable:  # the student may already ask; say so beside the progress
-            text = f"Ready to ask (keyword search) · {text}"
+            text = self.tr("Ready to ask (keyword search) · {progress}").format(progress=text)
         self.stage.setText(text)
         self.bar.show()
         if total > 0:
@@ -117,16 +121,18 @@ class ImportRow(QFrame):
         self._end()
         if result.status is ImportStatus.IMPORTED and result.book:
             b = result.book
-            size = f"{b.page_count} pages" if b.paginated else f"{b.section_count} sections"
-            self.stage.setText(f"✓ Imported “{b.title}” ({size}, {b.chapter_count} chapters)")
+            size = (self.tr("{n} pages").format(n=b.page_count) if b.paginated
+                    else self.tr("{n} sections").format(n=b.section_count))
+            self.stage.setText(self.tr("✓ Imported “{title}” ({size}, {chapters} chapters)").format(
+                title=b.title, size=size, chapters=b.chapter_count))
         elif result.status is ImportStatus.SEARCHABLE:  # stopped after the book became searchable
-            self.stage.setText(f"Searchable by keyword. {result.error or ''}".strip())
+            self.stage.setText(self.tr("Searchable by keyword. {reason}").format(reason=result.error or "").strip())
         elif result.status is ImportStatus.DUPLICATE:
-            self.stage.setText(f"Already in your library: {result.error or ''}".strip())
+            self.stage.setText(self.tr("Already in your library: {reason}").format(reason=result.error or "").strip())
         elif result.error_code == "cancelled":
-            self.stage.setText("Cancelled — nothing was added.")
+            self.stage.setText(self.tr("Cancelled — nothing was added."))
         else:
-            self.error = result.error or "This file could not be imported."
+            self.error = result.error or self.tr("This file could not be imported.")
             self.stage.setText(f"⚠ {self.error}")
             font = self.stage.font()
             font.setBold(True)
@@ -138,12 +144,15 @@ class ImportRow(QFrame):
         already = [r.book.title for r in results if r.status is ImportStatus.DUPLICATE and r.book]
         parts = []
         if added:
-            parts.append("✓ Added " + ", ".join(f"“{t}”" for t in added)
-                         + (" with its index" if len(added) == 1 else " with their index") + ", ready to ask")
+            titles = ", ".join(f"“{t}”" for t in added)
+            added_text = (self.tr("✓ Added {titles} with its index, ready to ask") if len(added) == 1
+                          else self.tr("✓ Added {titles} with their index, ready to ask"))
+            parts.append(added_text.format(titles=titles))
         if already:
-            parts.append("already in your library (left as they are): " + ", ".join(f"“{t}”" for t in already))
+            parts.append(self.tr("already in your library (left as they are): {titles}").format(
+                titles=", ".join(f"“{t}”" for t in already)))
         self._end()
-        self.stage.setText("; ".join(parts) + "." if parts else "The course pack holds no books.")
+        self.stage.setText("; ".join(parts) + "." if parts else self.tr("The course pack holds no books."))
 
     def _end(self) -> None:
         self.finished = True
@@ -152,7 +161,7 @@ class ImportRow(QFrame):
 
     def _cancel(self) -> None:
         self.cancel_btn.setEnabled(False)
-        self.stage.setText("Cancelling…")
+        self.stage.setText(self.tr("Cancelling…"))
         self.cancelRequested.emit(self.job_id)
 
 
@@ -164,8 +173,8 @@ class ImportPanel(QWidget):
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.rows: dict[int, ImportRow] = {}
-        self.title = QLabel("<b>Imports</b>")
-        self.clear_btn = QPushButton("Clear finished")
+        self.title = QLabel("<b>" + self.tr("Imports") + "</b>")
+        self.clear_btn = QPushButton(self.tr("Clear finished"))
         self.clear_btn.clicked.connect(self.clear_finished)
         head = QHBoxLayout()
         head.addWidget(self.title, 1)

@@ -9,21 +9,28 @@ import logging
 from collections.abc import Iterable
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QObject, QStandardPaths
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, QStandardPaths
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
 
 from core.errors import LanternError
 from core.models import ImportResult, ImportStatus
 from core.paths import sample_books
-from desktop.course_pack import PACK_FILTER, ExportPackDialog, pack_target, run_export
+from desktop.course_pack import ExportPackDialog, pack_filter, pack_target, run_export
 from desktop.errors import show_error
 
 log = logging.getLogger(__name__)
+translate = QCoreApplication.translate  # a mixin, not a QObject: lupdate reads translate("Importing", ...)
 
 BOOK_SUFFIXES = {".pdf", ".epub", ".md", ".markdown", ".txt", ".text", ".html", ".htm", ".xhtml"}
-IMPORT_FILTER = ("Books and course packs (*.pdf *.epub *.md *.markdown *.txt *.html *.htm *.xhtml *.lantern);;"
-                 f"{PACK_FILTER};;All files (*)")
+BOOK_PATTERNS = "*.pdf *.epub *.md *.markdown *.txt *.html *.htm *.xhtml *.lantern"
+
+
+def import_filter() -> str:
+    """The import dialog's file types (in the interface's language)."""
+    return ";;".join((translate("Importing", "Books and course packs ({patterns})").format(patterns=BOOK_PATTERNS),
+                      pack_filter(), translate("Importing", "All files (*)")))
+
 
 def import_start_folder(home: Path | None = None) -> Path:
     """Where the import dialog first opens: ~/Documents, else ~/Downloads, else home (never the working folder).
@@ -72,7 +79,8 @@ class ImportActions:
 
     def choose_files(self) -> None:
         """File → Import (Ctrl+O): opens where books usually are, then where the last import came from."""
-        paths, _ = QFileDialog.getOpenFileNames(self, "Import books", str(self._dialog_folder()), IMPORT_FILTER)
+        paths, _ = QFileDialog.getOpenFileNames(self, translate("Importing", "Import books"),
+                                                str(self._dialog_folder()), import_filter())
         if paths:
             self._import_folder = Path(paths[0]).parent  # remembered for this session
         self.import_files(paths)
@@ -84,7 +92,8 @@ class ImportActions:
 
     def choose_pack(self) -> None:
         """File → Open course pack…: a teacher's books with their index (and study sets), added in seconds."""
-        path, _ = QFileDialog.getOpenFileName(self, "Open course pack", str(self._dialog_folder()), PACK_FILTER)
+        path, _ = QFileDialog.getOpenFileName(self, translate("Importing", "Open course pack"),
+                                              str(self._dialog_folder()), pack_filter())
         if path:
             self._import_folder = Path(path).parent
             self.import_files([path])
@@ -93,7 +102,8 @@ class ImportActions:
         """File → Export course pack…: choose the books, then where to write the pack."""
         books = self.library.books()
         if not books:
-            self.statusBar().showMessage("Import a book first: a course pack holds books of your library.", 8000)
+            self.statusBar().showMessage(
+                translate("Importing", "Import a book first: a course pack holds books of your library."), 8000)
             return
         current = self.reader.book.id if self.reader.book is not None else None
         dialog = ExportPackDialog(books, current if len(books) > 1 else None, self)
@@ -112,7 +122,8 @@ class ImportActions:
         for book in added:
             self.sidebar.expand_book(book.id)
         if added:
-            self.statusBar().showMessage(f"Added {len(added)} book(s) from the course pack; ask away.", 8000)
+            added_text = translate("Importing", "Added {n} book(s) from the course pack; ask away.")
+            self.statusBar().showMessage(added_text.format(n=len(added)), 8000)
             if self.reader.book is None:
                 self._open_book(added[0].id)
 
@@ -120,7 +131,7 @@ class ImportActions:
         """Import the bundled sample textbook."""
         books = sample_books()
         if not books:
-            show_error(self, LanternError("The sample book is missing from this installation."))
+            show_error(self, LanternError(translate("Importing", "The sample book is missing from this installation.")))
             return []
         return self.import_files([books[0]])
 
@@ -129,8 +140,8 @@ class ImportActions:
         self.import_panel.searchable(job_id)
         self.refresh_library()
         self.sidebar.expand_book(book.id)
-        self.statusBar().showMessage(f"You can ask about “{book.title}” now (keyword search); "
-                                     "meaning search is being built.", 8000)
+        self.statusBar().showMessage(translate("Importing", "You can ask about “{title}” now (keyword search); "
+                                               "meaning search is being built.").format(title=book.title), 8000)
         if self.reader.book is None:  # the student sees the book they just dropped
             self._open_book(book.id)
 
@@ -140,7 +151,8 @@ class ImportActions:
             self.refresh_library()
             self.sidebar.expand_book(result.book.id)
             if result.status is ImportStatus.IMPORTED:
-                self.statusBar().showMessage(f"Imported “{result.book.title}”.", 8000)
+                imported = translate("Importing", "Imported “{title}”.")
+                self.statusBar().showMessage(imported.format(title=result.book.title), 8000)
             if self.reader.book is None:
                 self._open_book(result.book.id)
 
@@ -151,8 +163,9 @@ class ImportActions:
         except LanternError as exc:
             show_error(self, exc)
             return
-        answer = QMessageBox.question(self, "Remove book", f"Remove “{book.title}” and its index from the "
-                                      "library? The original file is not touched.")
+        answer = QMessageBox.question(self, translate("Importing", "Remove book"),
+                                      translate("Importing", "Remove “{title}” and its index from the library? "
+                                                "The original file is not touched.").format(title=book.title))
         if answer == QMessageBox.StandardButton.Yes:
             self.imports.cancel_book(book_id)  # its indexing stops between chapters; then the removal runs
             self.imports.run_write(lambda: self.library.remove(book_id), self._removed)

@@ -47,20 +47,21 @@ class LibraryCheck(QObject):
 
     def _show(self, report, repaired_run: bool) -> None:
         box = QMessageBox(self.window)
-        box.setWindowTitle("Library check")
+        box.setWindowTitle(self.tr("Library check"))
         lines = [f"✓ {r}" for r in report.repaired] + [f"• {p.message}" for p in report.problems]
         if report.ok:
             box.setIcon(QMessageBox.Icon.Information)
-            box.setText("Your library is healthy." if not report.repaired else "Your library was repaired.")
+            box.setText(self.tr("Your library is healthy.") if not report.repaired
+                        else self.tr("Your library was repaired."))
         else:
             box.setIcon(QMessageBox.Icon.Warning)
-            box.setText("Lantern found problems in your library. Your books are not lost.")
+            box.setText(self.tr("Lantern found problems in your library. Your books are not lost."))
         if lines:
             box.setInformativeText("\n".join(lines[:12]))
         if any(p.repairable for p in report.problems) and not repaired_run:
-            repair = box.addButton("Repair", QMessageBox.ButtonRole.AcceptRole)
+            repair = box.addButton(self.tr("Repair"), QMessageBox.ButtonRole.AcceptRole)
             repair.clicked.connect(lambda: self.start(repair=True))
-            box.addButton("Later", QMessageBox.ButtonRole.RejectRole)
+            box.addButton(self.tr("Later"), QMessageBox.ButtonRole.RejectRole)
         else:
             box.addButton(QMessageBox.StandardButton.Ok)
         self.box = box

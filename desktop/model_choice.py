@@ -17,7 +17,7 @@ import logging
 import threading
 from collections.abc import Callable
 
-from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QObject, QTimer, Signal
 
 from core.errors import LanternError
 from core.llm import choice as llm_choice
@@ -26,6 +26,7 @@ from core.llm.model import LocalModel
 from core.llm.settings import LLMSettings
 
 log = logging.getLogger(__name__)
+translate = QCoreApplication.translate  # module functions: lupdate reads translate("ModelChoice", ...)
 
 RETRY_MS = 10 * 60 * 1000
 """A provisional or deferred measurement is tried again this long after it ended (if the window is idle)."""
@@ -153,13 +154,16 @@ class ModelChooser(QObject):
 def choice_text(choice: Choice | None, model_name: str, state: str = "") -> str:
     """What Settings and the status bar say about the model that runs (``state``: ``ModelChooser.state``)."""
     if choice is None:
-        text = f"Runs {model_name}."
+        text = translate("ModelChoice", "Runs {model}.").format(model=model_name)
         if state == "busy":
-            text += (" The computer has been busy, so the models are not measured yet: Lantern measures them "
-                     "when it is idle and then runs the most correct one that answers in time.")
+            text += " " + translate("ModelChoice", "The computer has been busy, so the models are not measured "
+                                    "yet: Lantern measures them when it is idle and then runs the most correct one "
+                                    "that answers in time.")
         elif state in ("waiting", "measuring"):
-            text += " The models are measured on this computer when it is idle (after imports and answers)."
+            text += " " + translate("ModelChoice", "The models are measured on this computer when it is idle "
+                                    "(after imports and answers).")
         return text
-    if choice.reason.startswith(model_name):  # "X is the most correct …": say the name once
-        return f"Runs {model_name}: it {choice.reason[len(model_name):].lstrip()}"
-    return f"Runs {model_name}: {choice.reason}"
+    if choice.reason.startswith(model_name):  # "X is the most correct …" (core's words): say the name once
+        return translate("ModelChoice", "Runs {model}: it {reason}").format(
+            model=model_name, reason=choice.reason[len(model_name):].lstrip())
+    return translate("ModelChoice", "Runs {model}: {reason}").format(model=model_name, reason=choice.reason)

@@ -10,7 +10,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtCore import QSettings
+from PySide6.QtCore import QCoreApplication, QSettings
 from PySide6.QtWidgets import (QButtonGroup, QCheckBox, QDialog, QDialogButtonBox, QFileDialog, QFormLayout,
                                QHBoxLayout, QLabel, QLineEdit, QPushButton, QRadioButton, QSpinBox, QVBoxLayout,
                                QWidget)
@@ -20,6 +20,7 @@ from core.llm.gguf import GGUF_MAGIC
 from desktop.errors import show_error
 
 log = logging.getLogger(__name__)
+translate = QCoreApplication.translate  # outside the dialog: lupdate reads translate("Settings", ...)
 
 ORGANIZATION = APPLICATION = "Lantern"
 
@@ -67,12 +68,22 @@ class AppSettings:
 
     @property
     def model_display(self) -> str:
-        return Path(self.model_path).name if self.model_path else "bundled default"
+        return Path(self.model_path).name if self.model_path else translate("Settings", "bundled default")
 
     @property
     def compute_display(self) -> str:
-        gpu = {0: "CPU only", -1: "GPU when present"}.get(self.gpu_layers, f"GPU layers {self.gpu_layers}")
-        threads = f"{self.threads} thread{'s' if self.threads != 1 else ''}" if self.threads > 0 else "auto threads"
+        if self.gpu_layers == 0:
+            gpu = translate("Settings", "CPU only")
+        elif self.gpu_layers == -1:
+            gpu = translate("Settings", "GPU when present")
+        else:
+            gpu = translate("Settings", "GPU layers {n}").format(n=self.gpu_layers)
+        if self.threads <= 0:
+            threads = translate("Settings", "auto threads")
+        elif self.threads == 1:
+            threads = translate("Settings", "1 thread")
+        else:
+            threads = translate("Settings", "{n} threads").format(n=self.threads)
         return f"{threads} · {gpu}"
 
 
@@ -91,24 +102,30 @@ def _quality(value) -> str:
     return str(value) if str(value) in QUALITIES else "balanced"
 
 
-QUALITIES = {"best": "Best — the most correct model, however slow",
-             "balanced": "Balanced — the most correct model that answers in time here",
-             "fastest": "Fastest — the quickest answers"}
+QUALITIES = ("best", "balanced", "fastest")  # ``core.llm.choice.Quality``'s values
+
+
+def quality_labels() -> dict[str, str]:
+    """Each answer quality as Settings offers it (in the interface's language)."""
+    return {"best": translate("Settings", "Best — the most correct model, however slow"),
+            "balanced": translate("Settings", "Balanced — the most correct model that answers in time here"),
+            "fastest": translate("Settings", "Fastest — the quickest answers")}
 
 
 def check_model_file(path: str) -> None:
     """Raise ``ModelUnavailableError`` with a readable reason when ``path`` is not a usable GGUF file."""
     p = Path(path).expanduser()
     if not p.is_file():
-        raise ModelUnavailableError(f"The model file {p} does not exist.")
+        raise ModelUnavailableError(translate("Settings", "The model file {path} does not exist.").format(path=p))
     try:
         with open(p, "rb") as fh:
             magic = fh.read(4)
     except OSError as exc:
-        raise ModelUnavailableError(f"The model file {p} cannot be read: {exc.strerror or exc}.") from None
+        raise ModelUnavailableError(translate("Settings", "The model file {path} cannot be read: {reason}.").format(
+            path=p, reason=exc.strerror or exc)) from None
     if magic != GGUF_MAGIC:
-        raise ModelUnavailableError(f"{p.name} is not a GGUF model file (Lantern runs llama.cpp models "
-                                    "saved as .gguf).")
+        raise ModelUnavailableError(translate("Settings", "{name} is not a GGUF model file (Lantern runs llama.cpp "
+                                              "models saved as .gguf).").format(name=p.name))
 
 
 class SettingsDialog(QDialog):
@@ -116,48 +133,48 @@ class SettingsDialog(QDialog):
 
     def __init__(self, settings: AppSettings, parent: QWidget | None = None, model_note: str = ""):
         super().__init__(parent)
-        self.setWindowTitle("Lantern settings")
+        self.setWindowTitle(self.tr("Lantern settings"))
         self.quality_buttons: dict[str, QRadioButton] = {}
         quality_group = QButtonGroup(self)
         quality_box = QWidget()
         quality_rows = QVBoxLayout(quality_box)
         quality_rows.setContentsMargins(0, 0, 0, 0)
-        for key, text in QUALITIES.items():
+        for key, text in quality_labels().items():
             button = QRadioButton(text)
             button.setChecked(key == settings.quality)
             quality_group.addButton(button)
             quality_rows.addWidget(button)
             self.quality_buttons[key] = button
         self.model_note = QLabel(model_note, wordWrap=True)
-        self.bundled = QRadioButton("Chosen for this computer (bundled models)")
-        self.custom = QRadioButton("A .gguf file:")
+        self.bundled = QRadioButton(self.tr("Chosen for this computer (bundled models)"))
+        self.custom = QRadioButton(self.tr("A .gguf file:"))
         group = QButtonGroup(self)
         group.addButton(self.bundled)
         group.addButton(self.custom)
-        self.model_edit = QLineEdit(settings.model_path, placeholderText="/path/to/model.gguf")
-        browse = QPushButton("Choose…")
+        self.model_edit = QLineEdit(settings.model_path, placeholderText=self.tr("/path/to/model.gguf"))
+        browse = QPushButton(self.tr("Choose…"))
         browse.clicked.connect(self._choose_model)
         (self.custom if settings.model_path else self.bundled).setChecked(True)
         self.threads = QSpinBox(minimum=0, maximum=max(64, os.cpu_count() or 1), value=settings.threads,
-                                specialValueText="automatic")
+                                specialValueText=self.tr("automatic"))
         self.gpu = QSpinBox(minimum=-1, maximum=999, value=settings.gpu_layers,
-                            specialValueText="all layers (GPU when present)",
-                            toolTip="0 = CPU only; -1 = every layer on the GPU when this build and computer have "
-                                    "one (the CPU otherwise)")
-        self.library_edit = QLineEdit(settings.library_dir, placeholderText="default folder")
-        lib_browse = QPushButton("Choose…")
+                            specialValueText=self.tr("all layers (GPU when present)"),
+                            toolTip=self.tr("0 = CPU only; -1 = every layer on the GPU when this build and computer "
+                                            "have one (the CPU otherwise)"))
+        self.library_edit = QLineEdit(settings.library_dir, placeholderText=self.tr("default folder"))
+        lib_browse = QPushButton(self.tr("Choose…"))
         lib_browse.clicked.connect(self._choose_library)
-        self.beyond = QCheckBox("Explain beyond the book (such answers are labelled)")
+        self.beyond = QCheckBox(self.tr("Explain beyond the book (such answers are labelled)"))
         self.beyond.setChecked(settings.beyond_book)
         form = QFormLayout()
-        form.addRow("Answer quality:", quality_box)
+        form.addRow(self.tr("Answer quality:"), quality_box)
         form.addRow("", self.model_note)
-        form.addRow("Model:", self.bundled)
+        form.addRow(self.tr("Model:"), self.bundled)
         form.addRow("", _row(self.custom, self.model_edit, browse))
-        form.addRow("Threads:", self.threads)
-        form.addRow("GPU layers:", self.gpu)
-        form.addRow("Library folder:", _row(self.library_edit, lib_browse))
-        form.addRow("", QLabel("A new library folder is used the next time Lantern starts.", wordWrap=True))
+        form.addRow(self.tr("Threads:"), self.threads)
+        form.addRow(self.tr("GPU layers:"), self.gpu)
+        form.addRow(self.tr("Library folder:"), _row(self.library_edit, lib_browse))
+        form.addRow("", QLabel(self.tr("A new library folder is used the next time Lantern starts."), wordWrap=True))
         form.addRow("", self.beyond)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self.accept)
@@ -184,13 +201,14 @@ class SettingsDialog(QDialog):
         super().accept()
 
     def _choose_model(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Choose a model", "", "GGUF models (*.gguf);;All files (*)")
+        path, _ = QFileDialog.getOpenFileName(self, self.tr("Choose a model"), "",
+                                              self.tr("GGUF models (*.gguf);;All files (*)"))
         if path:
             self.model_edit.setText(path)
             self.custom.setChecked(True)
 
     def _choose_library(self) -> None:
-        path = QFileDialog.getExistingDirectory(self, "Choose the library folder")
+        path = QFileDialog.getExistingDirectory(self, self.tr("Choose the library folder"))
         if path:
             self.library_edit.setText(path)
 

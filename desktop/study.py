@@ -156,9 +156,12 @@ class StudyPanel(QuizActions, QWidget):
         def work(_progress):
             out = {}
             for r in section_progress(self.library, book):
-                score = f", quiz {r.quiz_score:.0%}" if r.quiz_score is not None else ""
-                out[r.section.id] = (heat(r), f"practised {r.practised}/{r.exercises}{score}, "
-                                              f"cards due {r.cards_due}/{r.cards}, asked {r.asked}")
+                score = self.tr(", quiz {score}").format(score=f"{r.quiz_score:.0%}") if r.quiz_score is not None \
+                    else ""
+                out[r.section.id] = (heat(r), self.tr("practised {done}/{exercises}{quiz}, cards due {due}/{cards}, "
+                                                      "asked {asked}").format(
+                    done=r.practised, exercises=r.exercises, quiz=score, due=r.cards_due, cards=r.cards,
+                    asked=r.asked))
             return out
         self.jobs.submit(work, lambda result: self.progressReady.emit(book, result), self._error)
 
@@ -209,7 +212,8 @@ class StudyPanel(QuizActions, QWidget):
         from core.study.drills import lesson_practice
         from core.study.practice import find_exercises
         book, chapter = self.book_id(), self.chapter_number()
-        self.practice_status.setText(f"Reading chapter {chapter} for exercises and practice…")
+        self.practice_status.setText(self.tr("Reading chapter {chapter} for exercises and practice…").format(
+            chapter=chapter))
 
         def work(progress):
             own = [e for e in find_exercises(self.library.study_chunks(book)) if chapter is None
@@ -221,7 +225,8 @@ class StudyPanel(QuizActions, QWidget):
     def _show_exercises(self, own: list, made: list, size_note: str, chapter: str | None) -> None:
         self.exercises = own + made
         self._fill_exercises(self.exercises)
-        note = "" if self.exercises else f"It has no exercises, and {size_note}: too little to practise on."
+        note = "" if self.exercises else self.tr("It has no exercises, and {size}: too little to practise on.").format(
+            size=size_note)
         self.practice_status.setText(render.practice_summary(len(own), len(made), chapter or "", note))
         self.next_chapter_button.setVisible(not self.exercises)
 
@@ -231,8 +236,9 @@ class StudyPanel(QuizActions, QWidget):
         for e in items:
             mark = "" if not e.kind.generated else " ✎"
             self.exercise_list.addItem(QListWidgetItem(f"{e.label}{mark}  {' '.join(e.text.split())[:90]}"))
-        self.exercise_text.setHtml("" if items else "<i>Nothing to practise in this chapter. Try the next "
-                                                    "chapter, or ask the tutor about it in the Chat tab.</i>")
+        self.exercise_text.setHtml("" if items else "<i>" + self.tr("Nothing to practise in this chapter. Try the next "
+                                                                    "chapter, or ask the tutor about it in the Chat "
+                                                                    "tab.") + "</i>")
         self.check_button.setEnabled(bool(items))
         self.like_button.setEnabled(bool(items))
         if items:
@@ -251,10 +257,10 @@ class StudyPanel(QuizActions, QWidget):
         from core.study.practice import feedback
         exercise, text = self.current_exercise(), self.answer.toPlainText()
         if exercise is None or not text.strip():
-            self.practice_status.setText("Type your answer first, then check it against the book.")
+            self.practice_status.setText(self.tr("Type your answer first, then check it against the book."))
             return
         self.check_button.setEnabled(False)
-        self.feedback.setHtml("<i>Checking your answer against the book…</i>")
+        self.feedback.setHtml("<i>" + self.tr("Checking your answer against the book…") + "</i>")
 
         def work(_progress):
             from core.study.drills import by_meaning
@@ -282,14 +288,15 @@ class StudyPanel(QuizActions, QWidget):
         exercise = self.current_exercise()
         if exercise is not None:
             self._fill_exercises([exercise, *exercises_like(self.exercises, exercise, k=5)])
-            self.practice_status.setText(f"Practice like {exercise.label}; change the chapter to see all again.")
+            self.practice_status.setText(self.tr("Practice like {label}; change the chapter to see all again.").format(
+                label=exercise.label))
 
     # -- cards -------------------------------------------------------------------------------------
     def load_cards(self, all_cards: bool = False) -> None:
         from core.study.lesson_cards import lesson_cards
         from core.study.schedule import new_schedule, now_iso
         book, chapter = self.book_id(), self.chapter_number()
-        self.cards_info.setText(f"Making cards from chapter {chapter}…")
+        self.cards_info.setText(self.tr("Making cards from chapter {chapter}…").format(chapter=chapter))
 
         def work(progress):
             schedule, due = new_schedule()
@@ -300,8 +307,11 @@ class StudyPanel(QuizActions, QWidget):
             return [c for c in every if all_cards or c.due <= now], every
         self.jobs.submit(work, lambda result: self._show_due(*result, all_cards=all_cards), self._error)
 
+    def _cards_text(self, n: int) -> str:
+        """"1 card", "3 cards" (in the interface's language)."""
+        return self.tr("1 card") if n == 1 else self.tr("{n} cards").format(n=n)
+
     def _show_due(self, due: list, every: list | None = None, all_cards: bool = False) -> None:
-        from core.study.render import plural
         self.due = due
         every = every if every is not None else due
         self.card_back.setText("")
@@ -311,18 +321,21 @@ class StudyPanel(QuizActions, QWidget):
         self.page_button.setEnabled(bool(due))
         waiting = [c for c in every if c not in due]
         if due:
-            what = "to review" if all_cards else "due"
-            self.cards_info.setText(f"{plural(len(due), 'card')} {what} ({len(every)} in this chapter); the back "
-                                    "of each is the book's own words, “Open its page” shows where.")
+            text = (self.tr("{cards} to review ({total} in this chapter); the back of each is the book's own words, "
+                            "“Open its page” shows where.") if all_cards else
+                    self.tr("{cards} due ({total} in this chapter); the back of each is the book's own words, "
+                            "“Open its page” shows where."))
+            self.cards_info.setText(text.format(cards=self._cards_text(len(due)), total=len(every)))
             self.card_front.setText(due[0].card.front)
         elif every:
             nxt = min(c.due for c in waiting)[:10] if waiting else ""
-            self.cards_info.setText(f"No cards due: all {plural(len(every), 'card')} of this chapter are "
-                                    f"scheduled{' (next on ' + nxt + ')' if nxt else ''}.")
-            self.card_front.setText("Nothing to review now.")
+            text = (self.tr("No cards due: all {cards} of this chapter are scheduled (next on {date}).") if nxt else
+                    self.tr("No cards due: all {cards} of this chapter are scheduled."))
+            self.cards_info.setText(text.format(cards=self._cards_text(len(every)), date=nxt))
+            self.card_front.setText(self.tr("Nothing to review now."))
         else:
-            self.cards_info.setText("No cards: this chapter has no definitions, key terms or code examples to "
-                                    "make cards from. Try the next chapter or the Guide.")
+            self.cards_info.setText(self.tr("No cards: this chapter has no definitions, key terms or code examples "
+                                            "to make cards from. Try the next chapter or the Guide."))
             self.card_front.setText("")
         self.review_all_button.setVisible(not due and bool(every))
 
@@ -350,7 +363,8 @@ class StudyPanel(QuizActions, QWidget):
         self.refresh_progress()
 
     def _choose_export(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(self, "Export cards", "cards.apkg", "Anki package (*.apkg);;CSV (*.csv)")
+        path, _ = QFileDialog.getSaveFileName(self, self.tr("Export cards"), "cards.apkg",
+                                              self.tr("Anki package (*.apkg);;CSV (*.csv)"))
         if path:
             self.export_cards(path)
 
@@ -361,8 +375,8 @@ class StudyPanel(QuizActions, QWidget):
         cards = self.library.cards(book.id, chapter=self.chapter_number())
         try:
             export_cards(cards, path, deck_name=f"Lantern: {book.title}", book_id=book.id, book_title=book.title)
-            self.status.setText(f"Exported {render.plural(len(cards), 'card')} to {path} (book, chapter, section "
-                                "and page as fields and tags)")
+            self.status.setText(self.tr("Exported {cards} to {path} (book, chapter, section and page as fields and "
+                                        "tags)").format(cards=self._cards_text(len(cards)), path=path))
         except Exception as exc:  # a LanternError or an unwritable path
             self._error(exc)
 
@@ -371,9 +385,9 @@ class StudyPanel(QuizActions, QWidget):
         from core.study.guide import chapter_guide
         book, chapter = self.book_id(), self.chapter_number()
         if not chapter:
-            self.guide_view.setHtml("<i>This book has no numbered chapters.</i>")
+            self.guide_view.setHtml("<i>" + self.tr("This book has no numbered chapters.") + "</i>")
             return
-        self.guide_status.setText(f"Choosing the key sentences of chapter {chapter}…")
+        self.guide_status.setText(self.tr("Choosing the key sentences of chapter {chapter}…").format(chapter=chapter))
 
         def work(progress):
             return chapter_guide(self.library, book, chapter, progress=progress)
@@ -381,12 +395,16 @@ class StudyPanel(QuizActions, QWidget):
 
     def _show_guide(self, guide) -> None:
         text, self.guide_refs = render.guide_html(guide)
-        lines = len(guide.summary)
-        self.guide_status.setText(
-            f"{render.plural(len(guide.sections), 'section')}, {render.plural(lines, 'key sentence')} and "
-            f"{render.plural(len(guide.key_terms), 'key term')} — all in the book's own words; click a page to "
-            "read it, “Try this” to practise." if lines else
-            "This chapter has no sentences that read well on their own; open it in the reader instead.")
+        lines, sections, terms = len(guide.summary), len(guide.sections), len(guide.key_terms)
+        if not lines:
+            self.guide_status.setText(self.tr("This chapter has no sentences that read well on their own; open it in "
+                                              "the reader instead."))
+        else:
+            self.guide_status.setText(self.tr("{sections}, {sentences} and {terms} — all in the book's own words; "
+                                              "click a page to read it, “Try this” to practise.").format(
+                sections=self.tr("1 section") if sections == 1 else self.tr("{n} sections").format(n=sections),
+                sentences=self.tr("1 key sentence") if lines == 1 else self.tr("{n} key sentences").format(n=lines),
+                terms=self.tr("1 key term") if terms == 1 else self.tr("{n} key terms").format(n=terms)))
         self.guide_view.setHtml(text)
 
     # -- lifecycle ---------------------------------------------------------------------------------

@@ -5,10 +5,14 @@ against the book and recorded as progress.  Uses the panel's widgets (``desktop.
 ``jobs``, ``library`` and ``cancel_event``, on the GUI thread."""
 from __future__ import annotations
 
+from PySide6.QtCore import QCoreApplication
+
 from core.study import render
 from core.study.quiz import grade
 from core.study.quizgen import QUIZ_BUDGET_S, lesson_quiz, save_quiz, saved_quiz
 from desktop.errors import error_text
+
+translate = QCoreApplication.translate  # a mixin, not a QObject: lupdate reads translate("Study", ...)
 
 
 class QuizActions:
@@ -18,14 +22,15 @@ class QuizActions:
         book, chapter, n = self.book_id(), self.chapter_number(), self.quiz_count.value()
         self.cancel_event.clear()
         self.quiz_progress.setRange(0, 0)
-        self.quiz_status.setText(f"Reading chapter {chapter}…")
+        self.quiz_status.setText(translate("Study", "Reading chapter {chapter}…").format(chapter=chapter))
         self._show_quiz(None, making=True)  # items arrive one by one (``_quiz_item_arrived``)
 
         def work(progress):
             lesson = self._lesson(book, chapter, progress)
             model = self._chat_model()
             if model is not None:
-                progress(f"writing questions with {getattr(model, 'display_name', 'the model')}", 0, n)
+                name = getattr(model, "display_name", None) or translate("Study", "the model")
+                progress(translate("Study", "writing questions with {model}").format(model=name), 0, n)
             run = lesson_quiz(lesson, n, model=model, progress=progress, cancel=self.cancel_event.is_set,
                               on_item=self.quizItemReady.emit, budget_s=QUIZ_BUDGET_S)
             if not self.cancel_event.is_set():
@@ -56,7 +61,7 @@ class QuizActions:
         run = saved_quiz(self.library, book, chapter) if book and chapter else None
         self.saved_button.setVisible(run is not None)
         if run is not None:
-            self.saved_button.setText(f"Take the saved quiz ({len(run.questions)})")
+            self.saved_button.setText(translate("Study", "Take the saved quiz ({n})").format(n=len(run.questions)))
 
     def take_saved_quiz(self) -> None:
         """Show the saved quiz at once (no model, no waiting)."""
@@ -64,20 +69,22 @@ class QuizActions:
         if run is None:
             return
         self._show_quiz(run)
-        self.quiz_status.setText(f"The quiz saved for this chapter: {len(run.questions)} questions"
-                                 + (f", written by {run.generator}" if run.generator else "") + ".")
+        text = (translate("Study", "The quiz saved for this chapter: {n} questions, written by {generator}.")
+                if run.generator else translate("Study", "The quiz saved for this chapter: {n} questions."))
+        self.quiz_status.setText(text.format(n=len(run.questions), generator=run.generator))
 
     def _progressed(self, _token: int, stage: str, done: int, total: int) -> None:
         if not self.generate_button.isEnabled():  # a quiz is being made
             if total:
                 self.quiz_progress.setRange(0, total)
                 self.quiz_progress.setValue(done)
-            self.quiz_status.setText(f"{stage[:1].upper()}{stage[1:]} — {done} of {total} ready…" if total
-                                     else f"{stage}…")
+            self.quiz_status.setText(translate("Study", "{stage} — {done} of {total} ready…").format(
+                stage=f"{stage[:1].upper()}{stage[1:]}", done=done, total=total) if total
+                else translate("Study", "{stage}…").format(stage=stage))
 
     def _quiz_failed(self, exc: BaseException) -> None:
         self._show_quiz(None)
-        self.quiz_status.setText(f"No quiz: {error_text(exc)}")
+        self.quiz_status.setText(translate("Study", "No quiz: {error}").format(error=error_text(exc)))
 
     def _set_making(self, making: bool) -> None:
         """While a quiz is made: Cancel and the progress bar instead of "Make a quiz"."""
@@ -102,8 +109,9 @@ class QuizActions:
     def _show_question(self) -> None:
         self.quiz_result.setText("")
         if self.q_index >= len(self.questions) and not self.generate_button.isEnabled():
-            self.question.setText(f"Question {self.q_index + 1} is being written from the book…"
-                                  if self.questions else "The first question is being written from the book…")
+            self.question.setText(translate("Study", "Question {n} is being written from the book…").format(
+                n=self.q_index + 1) if self.questions else
+                translate("Study", "The first question is being written from the book…"))
             for b in self.choice_buttons:
                 b.hide()
             return

@@ -73,7 +73,9 @@ def cards_tab(panel) -> QWidget:
     panel.page_button.setEnabled(False)
     panel.review_all_button = QPushButton(translate("Study", "Review all of this chapter's cards"))
     panel.review_all_button.hide()
-    panel.rate_buttons = {name: QPushButton(name.capitalize()) for name in ("again", "hard", "good", "easy")}
+    rates_text = {"again": translate("Study", "Again"), "hard": translate("Study", "Hard"),
+                  "good": translate("Study", "Good"), "easy": translate("Study", "Easy")}
+    panel.rate_buttons = {name: QPushButton(text) for name, text in rates_text.items()}
     panel.export_button = QPushButton(translate("Study", "Export to Anki…"))
     rates = QHBoxLayout()
     for b in panel.rate_buttons.values():

@@ -40,6 +40,328 @@
     </message>
 </context>
 <context>
+    <name>CoursePack</name>
+    <message>
+        <location filename="../../desktop/course_pack.py" line="20"/>
+        <source>Lantern course packs ({pattern})</source>
+        <translation>Paquetes de curso de Lantern ({pattern})</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/course_pack.py" line="77"/>
+        <location filename="../../desktop/course_pack.py" line="91"/>
+        <source>Export course pack</source>
+        <translation>Exportar paquete de curso</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/course_pack.py" line="89"/>
+        <source>Writing the course pack…</source>
+        <translation>Escribiendo el paquete de curso…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/course_pack.py" line="89"/>
+        <source>Cancel</source>
+        <translation>Cancelar</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/course_pack.py" line="106"/>
+        <source>Export cancelled: no pack was written.</source>
+        <translation>Exportación cancelada: no se escribió ningún paquete.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/course_pack.py" line="110"/>
+        <source>Wrote {name} ({size} MB, {n} book(s)).</source>
+        <translation>Se escribió {name} ({size} MB, {n} libro(s)).</translation>
+    </message>
+</context>
+<context>
+    <name>ExportPackDialog</name>
+    <message>
+        <location filename="../../desktop/course_pack.py" line="28"/>
+        <source>Export course pack</source>
+        <translation>Exportar paquete de curso</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/course_pack.py" line="31"/>
+        <source>{title}  ({n} pages)</source>
+        <translation>{title}  ({n} páginas)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/course_pack.py" line="39"/>
+        <source>Still being indexed: it can go into a pack when its meaning search is complete.</source>
+        <translation>Aún se está indexando: podrá ir en un paquete cuando su búsqueda por significado esté completa.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/course_pack.py" line="42"/>
+        <source>Include study sets (flashcards, lessons, chapter guides)</source>
+        <translation>Incluir el material de estudio (tarjetas, lecciones, guías de capítulo)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/course_pack.py" line="44"/>
+        <source>Include my own progress (card reviews, quiz results, conversations)</source>
+        <translation>Incluir mi propio progreso (repasos de tarjetas, resultados de cuestionarios, conversaciones)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/course_pack.py" line="45"/>
+        <source>Leave this off when the pack is for someone else.</source>
+        <translation>Déjalo desmarcado si el paquete es para otra persona.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/course_pack.py" line="46"/>
+        <source>The pack holds the book files and their finished index: another computer opens them in seconds, without importing or indexing again.</source>
+        <translation>El paquete contiene los archivos de los libros y su índice terminado: otro equipo los abre en segundos, sin volver a importarlos ni indexarlos.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/course_pack.py" line="50"/>
+        <source>Export…</source>
+        <translation>Exportar…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/course_pack.py" line="56"/>
+        <source>Books to put in the pack:</source>
+        <translation>Libros que irán en el paquete:</translation>
+    </message>
+</context>
+<context>
+    <name>Import</name>
+    <message>
+        <location filename="../../desktop/import_panel.py" line="24"/>
+        <source>Reading</source>
+        <translation>Leyendo</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/import_panel.py" line="25"/>
+        <source>Reading pages</source>
+        <translation>Leyendo páginas</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/import_panel.py" line="26"/>
+        <source>Reading scanned pages (OCR)</source>
+        <translation>Leyendo páginas escaneadas (OCR)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/import_panel.py" line="27"/>
+        <source>Cutting into passages</source>
+        <translation>Dividiendo en fragmentos</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/import_panel.py" line="28"/>
+        <source>Indexing meaning</source>
+        <translation>Indexando el significado</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/import_panel.py" line="29"/>
+        <source>Saving</source>
+        <translation>Guardando</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/import_panel.py" line="30"/>
+        <source>Checking the course pack</source>
+        <translation>Comprobando el paquete de curso</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/import_panel.py" line="31"/>
+        <source>Adding books</source>
+        <translation>Añadiendo libros</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/import_panel.py" line="49"/>
+        <source>under a minute left</source>
+        <translation>queda menos de un minuto</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/import_panel.py" line="52"/>
+        <source>about {minutes} min left</source>
+        <translation>quedan unos {minutes} min</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/import_panel.py" line="53"/>
+        <source>about {hours} h left</source>
+        <translation>quedan unas {hours} h</translation>
+    </message>
+</context>
+<context>
+    <name>ImportPanel</name>
+    <message>
+        <location filename="../../desktop/import_panel.py" line="176"/>
+        <source>Imports</source>
+        <translation>Importaciones</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/import_panel.py" line="177"/>
+        <source>Clear finished</source>
+        <translation>Quitar las terminadas</translation>
+    </message>
+</context>
+<context>
+    <name>ImportRow</name>
+    <message>
+        <location filename="../../desktop/import_panel.py" line="80"/>
+        <source>Waiting…</source>
+        <translation>En espera…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/import_panel.py" line="87"/>
+        <source>Cancel</source>
+        <translation>Cancelar</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/import_panel.py" line="112"/>
+        <source>Ready to ask (keyword search) · {progress}</source>
+        <translation>Listo para preguntar (búsqueda por palabras clave) · {progress}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/import_panel.py" line="124"/>
+        <source>{n} pages</source>
+        <translation>{n} páginas</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/import_panel.py" line="125"/>
+        <source>{n} sections</source>
+        <translation>{n} secciones</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/import_panel.py" line="126"/>
+        <source>✓ Imported “{title}” ({size}, {chapters} chapters)</source>
+        <translation>✓ Importado «{title}» ({size}, {chapters} capítulos)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/import_panel.py" line="129"/>
+        <source>Searchable by keyword. {reason}</source>
+        <translation>Ya se puede buscar por palabras clave. {reason}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/import_panel.py" line="131"/>
+        <source>Already in your library: {reason}</source>
+        <translation>Ya está en tu biblioteca: {reason}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/import_panel.py" line="133"/>
+        <source>Cancelled — nothing was added.</source>
+        <translation>Cancelado: no se añadió nada.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/import_panel.py" line="135"/>
+        <source>This file could not be imported.</source>
+        <translation>No se pudo importar este archivo.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/import_panel.py" line="148"/>
+        <source>✓ Added {titles} with its index, ready to ask</source>
+        <translation>✓ Añadido {titles} con su índice, listo para preguntar</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/import_panel.py" line="149"/>
+        <source>✓ Added {titles} with their index, ready to ask</source>
+        <translation>✓ Añadidos {titles} con su índice, listos para preguntar</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/import_panel.py" line="152"/>
+        <source>already in your library (left as they are): {titles}</source>
+        <translation>ya estaban en tu biblioteca (se dejan como están): {titles}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/import_panel.py" line="155"/>
+        <source>The course pack holds no books.</source>
+        <translation>El paquete de curso no contiene libros.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/import_panel.py" line="164"/>
+        <source>Cancelling…</source>
+        <translation>Cancelando…</translation>
+    </message>
+</context>
+<context>
+    <name>Importing</name>
+    <message>
+        <location filename="../../desktop/importing.py" line="31"/>
+        <source>Books and course packs ({patterns})</source>
+        <translation>Libros y paquetes de curso ({patterns})</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/importing.py" line="32"/>
+        <source>All files (*)</source>
+        <translation>Todos los archivos (*)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/importing.py" line="82"/>
+        <source>Import books</source>
+        <translation>Importar libros</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/importing.py" line="95"/>
+        <source>Open course pack</source>
+        <translation>Abrir paquete de curso</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/importing.py" line="106"/>
+        <source>Import a book first: a course pack holds books of your library.</source>
+        <translation>Primero importa un libro: un paquete de curso contiene libros de tu biblioteca.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/importing.py" line="125"/>
+        <source>Added {n} book(s) from the course pack; ask away.</source>
+        <translation>Libros añadidos del paquete de curso: {n}; ya puedes preguntar.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/importing.py" line="134"/>
+        <source>The sample book is missing from this installation.</source>
+        <translation>Falta el libro de ejemplo en esta instalación.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/importing.py" line="143"/>
+        <source>You can ask about “{title}” now (keyword search); meaning search is being built.</source>
+        <translation>Ya puedes preguntar sobre «{title}» (búsqueda por palabras clave); la búsqueda por significado se está preparando.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/importing.py" line="154"/>
+        <source>Imported “{title}”.</source>
+        <translation>Importado «{title}».</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/importing.py" line="166"/>
+        <source>Remove book</source>
+        <translation>Quitar libro</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/importing.py" line="167"/>
+        <source>Remove “{title}” and its index from the library? The original file is not touched.</source>
+        <translation>¿Quitar «{title}» y su índice de la biblioteca? El archivo original no se modifica.</translation>
+    </message>
+</context>
+<context>
+    <name>LibraryCheck</name>
+    <message>
+        <location filename="../../desktop/library_check.py" line="50"/>
+        <source>Library check</source>
+        <translation>Comprobación de la biblioteca</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/library_check.py" line="54"/>
+        <source>Your library is healthy.</source>
+        <translation>Tu biblioteca está en buen estado.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/library_check.py" line="55"/>
+        <source>Your library was repaired.</source>
+        <translation>Tu biblioteca se ha reparado.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/library_check.py" line="58"/>
+        <source>Lantern found problems in your library. Your books are not lost.</source>
+        <translation>Lantern encontró problemas en tu biblioteca. Tus libros no se han perdido.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/library_check.py" line="62"/>
+        <source>Repair</source>
+        <translation>Reparar</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/library_check.py" line="64"/>
+        <source>Later</source>
+        <translation>Más tarde</translation>
+    </message>
+</context>
+<context>
     <name>LibraryModel</name>
     <message>
         <location filename="../../desktop/library_view.py" line="51"/>
@@ -199,6 +521,34 @@
     </message>
 </context>
 <context>
+    <name>ModelChoice</name>
+    <message>
+        <location filename="../../desktop/model_choice.py" line="157"/>
+        <source>Runs {model}.</source>
+        <translation>Usa {model}.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/model_choice.py" line="159"/>
+        <source>The computer has been busy, so the models are not measured yet: Lantern measures them when it is idle and then runs the most correct one that answers in time.</source>
+        <translation>El equipo ha estado ocupado, así que los modelos aún no se han medido: Lantern los mide cuando está inactivo y luego usa el más acertado que responde a tiempo.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/model_choice.py" line="163"/>
+        <source>The models are measured on this computer when it is idle (after imports and answers).</source>
+        <translation>Los modelos se miden en este equipo cuando está inactivo (después de las importaciones y las respuestas).</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/model_choice.py" line="167"/>
+        <source>Runs {model}: it {reason}</source>
+        <translation>Usa {model}: {model} {reason}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/model_choice.py" line="169"/>
+        <source>Runs {model}: {reason}</source>
+        <translation>Usa {model}: {reason}</translation>
+    </message>
+</context>
+<context>
     <name>ReaderWidget</name>
     <message>
         <location filename="../../desktop/reader.py" line="222"/>
@@ -270,6 +620,173 @@
     </message>
 </context>
 <context>
+    <name>Settings</name>
+    <message>
+        <location filename="../../desktop/settings.py" line="71"/>
+        <source>bundled default</source>
+        <translation>el incluido por defecto</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/settings.py" line="76"/>
+        <source>CPU only</source>
+        <translation>solo CPU</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/settings.py" line="78"/>
+        <source>GPU when present</source>
+        <translation>GPU si la hay</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/settings.py" line="80"/>
+        <source>GPU layers {n}</source>
+        <translation>{n} capas en GPU</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/settings.py" line="82"/>
+        <source>auto threads</source>
+        <translation>hilos automáticos</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/settings.py" line="84"/>
+        <source>1 thread</source>
+        <translation>1 hilo</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/settings.py" line="86"/>
+        <source>{n} threads</source>
+        <translation>{n} hilos</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/settings.py" line="110"/>
+        <source>Best — the most correct model, however slow</source>
+        <translation>Máxima calidad — el modelo más acertado, aunque sea lento</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/settings.py" line="111"/>
+        <source>Balanced — the most correct model that answers in time here</source>
+        <translation>Equilibrio — el modelo más acertado que responde a tiempo en este equipo</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/settings.py" line="112"/>
+        <source>Fastest — the quickest answers</source>
+        <translation>Máxima rapidez — las respuestas más rápidas</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/settings.py" line="119"/>
+        <source>The model file {path} does not exist.</source>
+        <translation>El archivo del modelo {path} no existe.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/settings.py" line="124"/>
+        <source>The model file {path} cannot be read: {reason}.</source>
+        <translation>No se puede leer el archivo del modelo {path}: {reason}.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/settings.py" line="127"/>
+        <source>{name} is not a GGUF model file (Lantern runs llama.cpp models saved as .gguf).</source>
+        <translation>{name} no es un archivo de modelo GGUF (Lantern ejecuta modelos de llama.cpp guardados como .gguf).</translation>
+    </message>
+</context>
+<context>
+    <name>SettingsDialog</name>
+    <message>
+        <location filename="../../desktop/settings.py" line="136"/>
+        <source>Lantern settings</source>
+        <translation>Configuración de Lantern</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/settings.py" line="149"/>
+        <source>Chosen for this computer (bundled models)</source>
+        <translation>Elegido para este equipo (modelos incluidos)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/settings.py" line="150"/>
+        <source>A .gguf file:</source>
+        <translation>Un archivo .gguf:</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/settings.py" line="154"/>
+        <source>/path/to/model.gguf</source>
+        <translation>/ruta/al/modelo.gguf</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/settings.py" line="155"/>
+        <location filename="../../desktop/settings.py" line="165"/>
+        <source>Choose…</source>
+        <translation>Elegir…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/settings.py" line="159"/>
+        <source>automatic</source>
+        <translation>automático</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/settings.py" line="161"/>
+        <source>all layers (GPU when present)</source>
+        <translation>todas las capas (GPU si la hay)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/settings.py" line="162"/>
+        <source>0 = CPU only; -1 = every layer on the GPU when this build and computer have one (the CPU otherwise)</source>
+        <translation>0 = solo CPU; -1 = todas las capas en la GPU cuando esta versión y este equipo tienen una (si no, la CPU)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/settings.py" line="164"/>
+        <source>default folder</source>
+        <translation>carpeta predeterminada</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/settings.py" line="167"/>
+        <source>Explain beyond the book (such answers are labelled)</source>
+        <translation>Explicar más allá del libro (esas respuestas se señalan)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/settings.py" line="170"/>
+        <source>Answer quality:</source>
+        <translation>Calidad de las respuestas:</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/settings.py" line="172"/>
+        <source>Model:</source>
+        <translation>Modelo:</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/settings.py" line="174"/>
+        <source>Threads:</source>
+        <translation>Hilos:</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/settings.py" line="175"/>
+        <source>GPU layers:</source>
+        <translation>Capas en GPU:</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/settings.py" line="176"/>
+        <source>Library folder:</source>
+        <translation>Carpeta de la biblioteca:</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/settings.py" line="177"/>
+        <source>A new library folder is used the next time Lantern starts.</source>
+        <translation>Una nueva carpeta de biblioteca se usará la próxima vez que se inicie Lantern.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/settings.py" line="204"/>
+        <source>Choose a model</source>
+        <translation>Elegir un modelo</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/settings.py" line="205"/>
+        <source>GGUF models (*.gguf);;All files (*)</source>
+        <translation>Modelos GGUF (*.gguf);;Todos los archivos (*)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/settings.py" line="211"/>
+        <source>Choose the library folder</source>
+        <translation>Elegir la carpeta de la biblioteca</translation>
+    </message>
+</context>
+<context>
     <name>SourceCards</name>
     <message>
         <location filename="../../desktop/transcript.py" line="224"/>
@@ -321,49 +838,124 @@
         <translation>Repasar todas las tarjetas de este capítulo</translation>
     </message>
     <message>
+        <location filename="../../desktop/study_tabs.py" line="76"/>
+        <source>Again</source>
+        <translation>Otra vez</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/study_tabs.py" line="76"/>
+        <source>Hard</source>
+        <translation>Difícil</translation>
+    </message>
+    <message>
         <location filename="../../desktop/study_tabs.py" line="77"/>
+        <source>Good</source>
+        <translation>Bien</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/study_tabs.py" line="77"/>
+        <source>Easy</source>
+        <translation>Fácil</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/study_tabs.py" line="79"/>
         <source>Export to Anki…</source>
         <translation>Exportar a Anki…</translation>
     </message>
     <message>
-        <location filename="../../desktop/study_tabs.py" line="107"/>
+        <location filename="../../desktop/study_tabs.py" line="109"/>
         <source>Make a quiz</source>
         <translation>Crear un cuestionario</translation>
     </message>
     <message>
-        <location filename="../../desktop/study_tabs.py" line="108"/>
+        <location filename="../../desktop/study_tabs.py" line="110"/>
         <source>Cancel</source>
         <translation>Cancelar</translation>
     </message>
     <message>
-        <location filename="../../desktop/study_tabs.py" line="110"/>
+        <location filename="../../desktop/study_tabs.py" line="112"/>
         <source>Take the saved quiz</source>
         <translation>Hacer el cuestionario guardado</translation>
     </message>
     <message>
-        <location filename="../../desktop/study_tabs.py" line="112"/>
+        <location filename="../../desktop/study_tabs.py" line="114"/>
         <source>The quiz last made for this chapter, here or by a teacher (a course pack)</source>
         <translation>El último cuestionario creado para este capítulo, aquí o por un docente (un paquete de curso)</translation>
     </message>
     <message>
-        <location filename="../../desktop/study_tabs.py" line="118"/>
+        <location filename="../../desktop/study_tabs.py" line="120"/>
         <source>Make a quiz on this chapter: every answer is checked against the book.</source>
         <translation>Crea un cuestionario sobre este capítulo: cada respuesta se comprueba con el libro.</translation>
     </message>
     <message>
-        <location filename="../../desktop/study_tabs.py" line="123"/>
+        <location filename="../../desktop/study_tabs.py" line="125"/>
         <source>Check</source>
         <translation>Comprobar</translation>
     </message>
     <message>
-        <location filename="../../desktop/study_tabs.py" line="124"/>
+        <location filename="../../desktop/study_tabs.py" line="126"/>
         <source>Next question</source>
         <translation>Siguiente pregunta</translation>
     </message>
     <message>
-        <location filename="../../desktop/study_tabs.py" line="130"/>
+        <location filename="../../desktop/study_tabs.py" line="132"/>
         <source>Questions</source>
         <translation>Preguntas</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/study_quiz.py" line="25"/>
+        <source>Reading chapter {chapter}…</source>
+        <translation>Leyendo el capítulo {chapter}…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/study_quiz.py" line="32"/>
+        <source>the model</source>
+        <translation>el modelo</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/study_quiz.py" line="33"/>
+        <source>writing questions with {model}</source>
+        <translation>escribiendo preguntas con {model}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/study_quiz.py" line="64"/>
+        <source>Take the saved quiz ({n})</source>
+        <translation>Hacer el cuestionario guardado ({n})</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/study_quiz.py" line="72"/>
+        <source>The quiz saved for this chapter: {n} questions, written by {generator}.</source>
+        <translation>El cuestionario guardado para este capítulo: {n} preguntas, escritas por {generator}.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/study_quiz.py" line="73"/>
+        <source>The quiz saved for this chapter: {n} questions.</source>
+        <translation>El cuestionario guardado para este capítulo: {n} preguntas.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/study_quiz.py" line="81"/>
+        <source>{stage} — {done} of {total} ready…</source>
+        <translation>{stage} — {done} de {total} listas…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/study_quiz.py" line="83"/>
+        <source>{stage}…</source>
+        <translation>{stage}…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/study_quiz.py" line="87"/>
+        <source>No quiz: {error}</source>
+        <translation>No hay cuestionario: {error}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/study_quiz.py" line="112"/>
+        <source>Question {n} is being written from the book…</source>
+        <translation>La pregunta {n} se está escribiendo a partir del libro…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/study_quiz.py" line="114"/>
+        <source>The first question is being written from the book…</source>
+        <translation>La primera pregunta se está escribiendo a partir del libro…</translation>
     </message>
 </context>
 <context>
@@ -397,6 +989,156 @@
         <location filename="../../desktop/study.py" line="77"/>
         <source>Guide</source>
         <translation>Guía</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/study.py" line="159"/>
+        <source>, quiz {score}</source>
+        <translation>, cuestionario {score}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/study.py" line="161"/>
+        <source>practised {done}/{exercises}{quiz}, cards due {due}/{cards}, asked {asked}</source>
+        <translation>practicados {done}/{exercises}{quiz}, tarjetas pendientes {due}/{cards}, preguntas hechas {asked}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/study.py" line="215"/>
+        <source>Reading chapter {chapter} for exercises and practice…</source>
+        <translation>Buscando ejercicios y práctica en el capítulo {chapter}…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/study.py" line="228"/>
+        <source>It has no exercises, and {size}: too little to practise on.</source>
+        <translation>No tiene ejercicios, y {size}: demasiado poco para practicar.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/study.py" line="239"/>
+        <source>Nothing to practise in this chapter. Try the next chapter, or ask the tutor about it in the Chat tab.</source>
+        <translation>No hay nada que practicar en este capítulo. Prueba el siguiente capítulo o pregúntale al tutor sobre él en la pestaña Chat.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/study.py" line="260"/>
+        <source>Type your answer first, then check it against the book.</source>
+        <translation>Escribe primero tu respuesta y luego compruébala con el libro.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/study.py" line="263"/>
+        <source>Checking your answer against the book…</source>
+        <translation>Comprobando tu respuesta con el libro…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/study.py" line="291"/>
+        <source>Practice like {label}; change the chapter to see all again.</source>
+        <translation>Ejercicios como {label}; cambia de capítulo para volver a verlos todos.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/study.py" line="299"/>
+        <source>Making cards from chapter {chapter}…</source>
+        <translation>Creando tarjetas del capítulo {chapter}…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/study.py" line="312"/>
+        <source>1 card</source>
+        <translation>1 tarjeta</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/study.py" line="312"/>
+        <source>{n} cards</source>
+        <translation>{n} tarjetas</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/study.py" line="324"/>
+        <source>{cards} to review ({total} in this chapter); the back of each is the book&apos;s own words, “Open its page” shows where.</source>
+        <translation>Para repasar: {cards} ({total} en este capítulo); el reverso de cada una son las palabras del propio libro, «Abrir su página» muestra dónde.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/study.py" line="326"/>
+        <source>{cards} due ({total} in this chapter); the back of each is the book&apos;s own words, “Open its page” shows where.</source>
+        <translation>Pendientes: {cards} ({total} en este capítulo); el reverso de cada una son las palabras del propio libro, «Abrir su página» muestra dónde.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/study.py" line="332"/>
+        <source>No cards due: all {cards} of this chapter are scheduled (next on {date}).</source>
+        <translation>Ninguna tarjeta pendiente: todas las de este capítulo ({cards}) están programadas (la próxima, el {date}).</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/study.py" line="333"/>
+        <source>No cards due: all {cards} of this chapter are scheduled.</source>
+        <translation>Ninguna tarjeta pendiente: todas las de este capítulo ({cards}) están programadas.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/study.py" line="335"/>
+        <source>Nothing to review now.</source>
+        <translation>Nada que repasar por ahora.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/study.py" line="337"/>
+        <source>No cards: this chapter has no definitions, key terms or code examples to make cards from. Try the next chapter or the Guide.</source>
+        <translation>No hay tarjetas: este capítulo no tiene definiciones, términos clave ni ejemplos de código con los que crearlas. Prueba el siguiente capítulo o la Guía.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/study.py" line="366"/>
+        <source>Export cards</source>
+        <translation>Exportar tarjetas</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/study.py" line="367"/>
+        <source>Anki package (*.apkg);;CSV (*.csv)</source>
+        <translation>Paquete de Anki (*.apkg);;CSV (*.csv)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/study.py" line="378"/>
+        <source>Exported {cards} to {path} (book, chapter, section and page as fields and tags)</source>
+        <translation>Exportación terminada: {cards} en {path} (libro, capítulo, sección y página como campos y etiquetas)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/study.py" line="388"/>
+        <source>This book has no numbered chapters.</source>
+        <translation>Este libro no tiene capítulos numerados.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/study.py" line="390"/>
+        <source>Choosing the key sentences of chapter {chapter}…</source>
+        <translation>Eligiendo las frases clave del capítulo {chapter}…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/study.py" line="400"/>
+        <source>This chapter has no sentences that read well on their own; open it in the reader instead.</source>
+        <translation>Este capítulo no tiene frases que se entiendan por sí solas; mejor ábrelo en el lector.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/study.py" line="403"/>
+        <source>{sections}, {sentences} and {terms} — all in the book&apos;s own words; click a page to read it, “Try this” to practise.</source>
+        <translation>{sections}, {sentences} y {terms} — todo con las palabras del propio libro; haz clic en una página para leerla y en «Try this» para practicar.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/study.py" line="405"/>
+        <source>1 section</source>
+        <translation>1 sección</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/study.py" line="405"/>
+        <source>{n} sections</source>
+        <translation>{n} secciones</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/study.py" line="406"/>
+        <source>1 key sentence</source>
+        <translation>1 frase clave</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/study.py" line="406"/>
+        <source>{n} key sentences</source>
+        <translation>{n} frases clave</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/study.py" line="407"/>
+        <source>1 key term</source>
+        <translation>1 término clave</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/study.py" line="407"/>
+        <source>{n} key terms</source>
+        <translation>{n} términos clave</translation>
     </message>
 </context>
 <context>

@@ -40,6 +40,328 @@
     </message>
 </context>
 <context>
+    <name>CoursePack</name>
+    <message>
+        <location filename="../../desktop/course_pack.py" line="20"/>
+        <source>Lantern course packs ({pattern})</source>
+        <translation>Packs de cours Lantern ({pattern})</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/course_pack.py" line="77"/>
+        <location filename="../../desktop/course_pack.py" line="91"/>
+        <source>Export course pack</source>
+        <translation>Exporter un pack de cours</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/course_pack.py" line="89"/>
+        <source>Writing the course pack…</source>
+        <translation>Écriture du pack de cours…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/course_pack.py" line="89"/>
+        <source>Cancel</source>
+        <translation>Annuler</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/course_pack.py" line="106"/>
+        <source>Export cancelled: no pack was written.</source>
+        <translation>Export annulé : aucun pack n&apos;a été écrit.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/course_pack.py" line="110"/>
+        <source>Wrote {name} ({size} MB, {n} book(s)).</source>
+        <translation>{name} écrit ({size} Mo, {n} livre(s)).</translation>
+    </message>
+</context>
+<context>
+    <name>ExportPackDialog</name>
+    <message>
+        <location filename="../../desktop/course_pack.py" line="28"/>
+        <source>Export course pack</source>
+        <translation>Exporter un pack de cours</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/course_pack.py" line="31"/>
+        <source>{title}  ({n} pages)</source>
+        <translation>{title}  ({n} pages)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/course_pack.py" line="39"/>
+        <source>Still being indexed: it can go into a pack when its meaning search is complete.</source>
+        <translation>Indexation en cours : il pourra aller dans un pack quand sa recherche par le sens sera terminée.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/course_pack.py" line="42"/>
+        <source>Include study sets (flashcards, lessons, chapter guides)</source>
+        <translation>Inclure le matériel d&apos;étude (cartes, leçons, guides de chapitre)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/course_pack.py" line="44"/>
+        <source>Include my own progress (card reviews, quiz results, conversations)</source>
+        <translation>Inclure ma propre progression (révisions de cartes, résultats de quiz, conversations)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/course_pack.py" line="45"/>
+        <source>Leave this off when the pack is for someone else.</source>
+        <translation>Laisse cette case décochée si le pack est pour quelqu&apos;un d&apos;autre.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/course_pack.py" line="46"/>
+        <source>The pack holds the book files and their finished index: another computer opens them in seconds, without importing or indexing again.</source>
+        <translation>Le pack contient les fichiers des livres et leur index terminé : un autre ordinateur les ouvre en quelques secondes, sans les importer ni les indexer à nouveau.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/course_pack.py" line="50"/>
+        <source>Export…</source>
+        <translation>Exporter…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/course_pack.py" line="56"/>
+        <source>Books to put in the pack:</source>
+        <translation>Livres à mettre dans le pack :</translation>
+    </message>
+</context>
+<context>
+    <name>Import</name>
+    <message>
+        <location filename="../../desktop/import_panel.py" line="24"/>
+        <source>Reading</source>
+        <translation>Lecture</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/import_panel.py" line="25"/>
+        <source>Reading pages</source>
+        <translation>Lecture des pages</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/import_panel.py" line="26"/>
+        <source>Reading scanned pages (OCR)</source>
+        <translation>Lecture des pages numérisées (OCR)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/import_panel.py" line="27"/>
+        <source>Cutting into passages</source>
+        <translation>Découpage en passages</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/import_panel.py" line="28"/>
+        <source>Indexing meaning</source>
+        <translation>Indexation du sens</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/import_panel.py" line="29"/>
+        <source>Saving</source>
+        <translation>Enregistrement</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/import_panel.py" line="30"/>
+        <source>Checking the course pack</source>
+        <translation>Vérification du pack de cours</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/import_panel.py" line="31"/>
+        <source>Adding books</source>
+        <translation>Ajout des livres</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/import_panel.py" line="49"/>
+        <source>under a minute left</source>
+        <translation>moins d&apos;une minute restante</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/import_panel.py" line="52"/>
+        <source>about {minutes} min left</source>
+        <translation>environ {minutes} min restantes</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/import_panel.py" line="53"/>
+        <source>about {hours} h left</source>
+        <translation>environ {hours} h restantes</translation>
+    </message>
+</context>
+<context>
+    <name>ImportPanel</name>
+    <message>
+        <location filename="../../desktop/import_panel.py" line="176"/>
+        <source>Imports</source>
+        <translation>Importations</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/import_panel.py" line="177"/>
+        <source>Clear finished</source>
+        <translation>Effacer les terminées</translation>
+    </message>
+</context>
+<context>
+    <name>ImportRow</name>
+    <message>
+        <location filename="../../desktop/import_panel.py" line="80"/>
+        <source>Waiting…</source>
+        <translation>En attente…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/import_panel.py" line="87"/>
+        <source>Cancel</source>
+        <translation>Annuler</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/import_panel.py" line="112"/>
+        <source>Ready to ask (keyword search) · {progress}</source>
+        <translation>Prêt pour tes questions (recherche par mots-clés) · {progress}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/import_panel.py" line="124"/>
+        <source>{n} pages</source>
+        <translation>{n} pages</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/import_panel.py" line="125"/>
+        <source>{n} sections</source>
+        <translation>{n} sections</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/import_panel.py" line="126"/>
+        <source>✓ Imported “{title}” ({size}, {chapters} chapters)</source>
+        <translation>✓ « {title} » importé ({size}, {chapters} chapitres)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/import_panel.py" line="129"/>
+        <source>Searchable by keyword. {reason}</source>
+        <translation>Consultable par mots-clés. {reason}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/import_panel.py" line="131"/>
+        <source>Already in your library: {reason}</source>
+        <translation>Déjà dans ta bibliothèque : {reason}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/import_panel.py" line="133"/>
+        <source>Cancelled — nothing was added.</source>
+        <translation>Annulé — rien n&apos;a été ajouté.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/import_panel.py" line="135"/>
+        <source>This file could not be imported.</source>
+        <translation>Ce fichier n&apos;a pas pu être importé.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/import_panel.py" line="148"/>
+        <source>✓ Added {titles} with its index, ready to ask</source>
+        <translation>✓ {titles} ajouté avec son index, prêt pour tes questions</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/import_panel.py" line="149"/>
+        <source>✓ Added {titles} with their index, ready to ask</source>
+        <translation>✓ {titles} ajoutés avec leur index, prêts pour tes questions</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/import_panel.py" line="152"/>
+        <source>already in your library (left as they are): {titles}</source>
+        <translation>déjà dans ta bibliothèque (laissés tels quels) : {titles}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/import_panel.py" line="155"/>
+        <source>The course pack holds no books.</source>
+        <translation>Le pack de cours ne contient aucun livre.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/import_panel.py" line="164"/>
+        <source>Cancelling…</source>
+        <translation>Annulation…</translation>
+    </message>
+</context>
+<context>
+    <name>Importing</name>
+    <message>
+        <location filename="../../desktop/importing.py" line="31"/>
+        <source>Books and course packs ({patterns})</source>
+        <translation>Livres et packs de cours ({patterns})</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/importing.py" line="32"/>
+        <source>All files (*)</source>
+        <translation>Tous les fichiers (*)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/importing.py" line="82"/>
+        <source>Import books</source>
+        <translation>Importer des livres</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/importing.py" line="95"/>
+        <source>Open course pack</source>
+        <translation>Ouvrir un pack de cours</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/importing.py" line="106"/>
+        <source>Import a book first: a course pack holds books of your library.</source>
+        <translation>Importe d&apos;abord un livre : un pack de cours contient des livres de ta bibliothèque.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/importing.py" line="125"/>
+        <source>Added {n} book(s) from the course pack; ask away.</source>
+        <translation>Livres ajoutés depuis le pack de cours : {n} ; pose tes questions.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/importing.py" line="134"/>
+        <source>The sample book is missing from this installation.</source>
+        <translation>Le livre d&apos;exemple manque dans cette installation.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/importing.py" line="143"/>
+        <source>You can ask about “{title}” now (keyword search); meaning search is being built.</source>
+        <translation>Tu peux déjà poser des questions sur « {title} » (recherche par mots-clés) ; la recherche par le sens est en préparation.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/importing.py" line="154"/>
+        <source>Imported “{title}”.</source>
+        <translation>« {title} » importé.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/importing.py" line="166"/>
+        <source>Remove book</source>
+        <translation>Retirer le livre</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/importing.py" line="167"/>
+        <source>Remove “{title}” and its index from the library? The original file is not touched.</source>
+        <translation>Retirer « {title} » et son index de la bibliothèque ? Le fichier d&apos;origine n&apos;est pas modifié.</translation>
+    </message>
+</context>
+<context>
+    <name>LibraryCheck</name>
+    <message>
+        <location filename="../../desktop/library_check.py" line="50"/>
+        <source>Library check</source>
+        <translation>Vérification de la bibliothèque</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/library_check.py" line="54"/>
+        <source>Your library is healthy.</source>
+        <translation>Ta bibliothèque est en bon état.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/library_check.py" line="55"/>
+        <source>Your library was repaired.</source>
+        <translation>Ta bibliothèque a été réparée.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/library_check.py" line="58"/>
+        <source>Lantern found problems in your library. Your books are not lost.</source>
+        <translation>Lantern a trouvé des problèmes dans ta bibliothèque. Tes livres ne sont pas perdus.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/library_check.py" line="62"/>
+        <source>Repair</source>
+        <translation>Réparer</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/library_check.py" line="64"/>
+        <source>Later</source>
+        <translation>Plus tard</translation>
+    </message>
+</context>
+<context>
     <name>LibraryModel</name>
     <message>
         <location filename="../../desktop/library_view.py" line="51"/>
@@ -199,6 +521,34 @@
     </message>
 </context>
 <context>
+    <name>ModelChoice</name>
+    <message>
+        <location filename="../../desktop/model_choice.py" line="157"/>
+        <source>Runs {model}.</source>
+        <translation>Utilise {model}.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/model_choice.py" line="159"/>
+        <source>The computer has been busy, so the models are not measured yet: Lantern measures them when it is idle and then runs the most correct one that answers in time.</source>
+        <translation>L&apos;ordinateur a été occupé, donc les modèles ne sont pas encore mesurés : Lantern les mesure quand il est inactif, puis utilise le plus correct qui répond à temps.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/model_choice.py" line="163"/>
+        <source>The models are measured on this computer when it is idle (after imports and answers).</source>
+        <translation>Les modèles sont mesurés sur cet ordinateur quand il est inactif (après les importations et les réponses).</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/model_choice.py" line="167"/>
+        <source>Runs {model}: it {reason}</source>
+        <translation>Utilise {model} : {model} {reason}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/model_choice.py" line="169"/>
+        <source>Runs {model}: {reason}</source>
+        <translation>Utilise {model} : {reason}</translation>
+    </message>
+</context>
+<context>
     <name>ReaderWidget</name>
     <message>
         <location filename="../../desktop/reader.py" line="222"/>
@@ -270,6 +620,173 @@
     </message>
 </context>
 <context>
+    <name>Settings</name>
+    <message>
+        <location filename="../../desktop/settings.py" line="71"/>
+        <source>bundled default</source>
+        <translation>modèle fourni par défaut</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/settings.py" line="76"/>
+        <source>CPU only</source>
+        <translation>CPU seulement</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/settings.py" line="78"/>
+        <source>GPU when present</source>
+        <translation>GPU si présent</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/settings.py" line="80"/>
+        <source>GPU layers {n}</source>
+        <translation>{n} couches sur le GPU</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/settings.py" line="82"/>
+        <source>auto threads</source>
+        <translation>threads automatiques</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/settings.py" line="84"/>
+        <source>1 thread</source>
+        <translation>1 thread</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/settings.py" line="86"/>
+        <source>{n} threads</source>
+        <translation>{n} threads</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/settings.py" line="110"/>
+        <source>Best — the most correct model, however slow</source>
+        <translation>Qualité maximale — le modèle le plus correct, même s&apos;il est lent</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/settings.py" line="111"/>
+        <source>Balanced — the most correct model that answers in time here</source>
+        <translation>Équilibre — le modèle le plus correct qui répond à temps sur cet ordinateur</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/settings.py" line="112"/>
+        <source>Fastest — the quickest answers</source>
+        <translation>Rapidité maximale — les réponses les plus rapides</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/settings.py" line="119"/>
+        <source>The model file {path} does not exist.</source>
+        <translation>Le fichier de modèle {path} n&apos;existe pas.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/settings.py" line="124"/>
+        <source>The model file {path} cannot be read: {reason}.</source>
+        <translation>Le fichier de modèle {path} ne peut pas être lu : {reason}.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/settings.py" line="127"/>
+        <source>{name} is not a GGUF model file (Lantern runs llama.cpp models saved as .gguf).</source>
+        <translation>{name} n&apos;est pas un fichier de modèle GGUF (Lantern exécute des modèles llama.cpp enregistrés en .gguf).</translation>
+    </message>
+</context>
+<context>
+    <name>SettingsDialog</name>
+    <message>
+        <location filename="../../desktop/settings.py" line="136"/>
+        <source>Lantern settings</source>
+        <translation>Paramètres de Lantern</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/settings.py" line="149"/>
+        <source>Chosen for this computer (bundled models)</source>
+        <translation>Choisi pour cet ordinateur (modèles fournis)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/settings.py" line="150"/>
+        <source>A .gguf file:</source>
+        <translation>Un fichier .gguf :</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/settings.py" line="154"/>
+        <source>/path/to/model.gguf</source>
+        <translation>/chemin/vers/modele.gguf</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/settings.py" line="155"/>
+        <location filename="../../desktop/settings.py" line="165"/>
+        <source>Choose…</source>
+        <translation>Choisir…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/settings.py" line="159"/>
+        <source>automatic</source>
+        <translation>automatique</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/settings.py" line="161"/>
+        <source>all layers (GPU when present)</source>
+        <translation>toutes les couches (GPU si présent)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/settings.py" line="162"/>
+        <source>0 = CPU only; -1 = every layer on the GPU when this build and computer have one (the CPU otherwise)</source>
+        <translation>0 = CPU seulement ; -1 = toutes les couches sur le GPU quand cette version et cet ordinateur en ont un (sinon le CPU)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/settings.py" line="164"/>
+        <source>default folder</source>
+        <translation>dossier par défaut</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/settings.py" line="167"/>
+        <source>Explain beyond the book (such answers are labelled)</source>
+        <translation>Expliquer au-delà du livre (ces réponses sont signalées)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/settings.py" line="170"/>
+        <source>Answer quality:</source>
+        <translation>Qualité des réponses :</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/settings.py" line="172"/>
+        <source>Model:</source>
+        <translation>Modèle :</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/settings.py" line="174"/>
+        <source>Threads:</source>
+        <translation>Threads :</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/settings.py" line="175"/>
+        <source>GPU layers:</source>
+        <translation>Couches GPU :</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/settings.py" line="176"/>
+        <source>Library folder:</source>
+        <translation>Dossier de la bibliothèque :</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/settings.py" line="177"/>
+        <source>A new library folder is used the next time Lantern starts.</source>
+        <translation>Un nouveau dossier de bibliothèque est utilisé au prochain démarrage de Lantern.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/settings.py" line="204"/>
+        <source>Choose a model</source>
+        <translation>Choisir un modèle</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/settings.py" line="205"/>
+        <source>GGUF models (*.gguf);;All files (*)</source>
+        <translation>Modèles GGUF (*.gguf);;Tous les fichiers (*)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/settings.py" line="211"/>
+        <source>Choose the library folder</source>
+        <translation>Choisir le dossier de la bibliothèque</translation>
+    </message>
+</context>
+<context>
     <name>SourceCards</name>
     <message>
         <location filename="../../desktop/transcript.py" line="224"/>
@@ -321,49 +838,124 @@
         <translation>Réviser toutes les cartes de ce chapitre</translation>
     </message>
     <message>
+        <location filename="../../desktop/study_tabs.py" line="76"/>
+        <source>Again</source>
+        <translation>À revoir</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/study_tabs.py" line="76"/>
+        <source>Hard</source>
+        <translation>Difficile</translation>
+    </message>
+    <message>
         <location filename="../../desktop/study_tabs.py" line="77"/>
+        <source>Good</source>
+        <translation>Correct</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/study_tabs.py" line="77"/>
+        <source>Easy</source>
+        <translation>Facile</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/study_tabs.py" line="79"/>
         <source>Export to Anki…</source>
         <translation>Exporter vers Anki…</translation>
     </message>
     <message>
-        <location filename="../../desktop/study_tabs.py" line="107"/>
+        <location filename="../../desktop/study_tabs.py" line="109"/>
         <source>Make a quiz</source>
         <translation>Créer un quiz</translation>
     </message>
     <message>
-        <location filename="../../desktop/study_tabs.py" line="108"/>
+        <location filename="../../desktop/study_tabs.py" line="110"/>
         <source>Cancel</source>
         <translation>Annuler</translation>
     </message>
     <message>
-        <location filename="../../desktop/study_tabs.py" line="110"/>
+        <location filename="../../desktop/study_tabs.py" line="112"/>
         <source>Take the saved quiz</source>
         <translation>Faire le quiz enregistré</translation>
     </message>
     <message>
-        <location filename="../../desktop/study_tabs.py" line="112"/>
+        <location filename="../../desktop/study_tabs.py" line="114"/>
         <source>The quiz last made for this chapter, here or by a teacher (a course pack)</source>
         <translation>Le dernier quiz créé pour ce chapitre, ici ou par un enseignant (un pack de cours)</translation>
     </message>
     <message>
-        <location filename="../../desktop/study_tabs.py" line="118"/>
+        <location filename="../../desktop/study_tabs.py" line="120"/>
         <source>Make a quiz on this chapter: every answer is checked against the book.</source>
         <translation>Crée un quiz sur ce chapitre : chaque réponse est vérifiée dans le livre.</translation>
     </message>
     <message>
-        <location filename="../../desktop/study_tabs.py" line="123"/>
+        <location filename="../../desktop/study_tabs.py" line="125"/>
         <source>Check</source>
         <translation>Vérifier</translation>
     </message>
     <message>
-        <location filename="../../desktop/study_tabs.py" line="124"/>
+        <location filename="../../desktop/study_tabs.py" line="126"/>
         <source>Next question</source>
         <translation>Question suivante</translation>
     </message>
     <message>
-        <location filename="../../desktop/study_tabs.py" line="130"/>
+        <location filename="../../desktop/study_tabs.py" line="132"/>
         <source>Questions</source>
         <translation>Questions</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/study_quiz.py" line="25"/>
+        <source>Reading chapter {chapter}…</source>
+        <translation>Lecture du chapitre {chapter}…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/study_quiz.py" line="32"/>
+        <source>the model</source>
+        <translation>le modèle</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/study_quiz.py" line="33"/>
+        <source>writing questions with {model}</source>
+        <translation>écriture des questions avec {model}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/study_quiz.py" line="64"/>
+        <source>Take the saved quiz ({n})</source>
+        <translation>Faire le quiz enregistré ({n})</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/study_quiz.py" line="72"/>
+        <source>The quiz saved for this chapter: {n} questions, written by {generator}.</source>
+        <translation>Le quiz enregistré pour ce chapitre : {n} questions, écrites par {generator}.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/study_quiz.py" line="73"/>
+        <source>The quiz saved for this chapter: {n} questions.</source>
+        <translation>Le quiz enregistré pour ce chapitre : {n} questions.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/study_quiz.py" line="81"/>
+        <source>{stage} — {done} of {total} ready…</source>
+        <translation>{stage} — {done} sur {total} prêtes…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/study_quiz.py" line="83"/>
+        <source>{stage}…</source>
+        <translation>{stage}…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/study_quiz.py" line="87"/>
+        <source>No quiz: {error}</source>
+        <translation>Pas de quiz : {error}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/study_quiz.py" line="112"/>
+        <source>Question {n} is being written from the book…</source>
+        <translation>La question {n} est en cours d&apos;écriture à partir du livre…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/study_quiz.py" line="114"/>
+        <source>The first question is being written from the book…</source>
+        <translation>La première question est en cours d&apos;écriture à partir du livre…</translation>
     </message>
 </context>
 <context>
@@ -397,6 +989,156 @@
         <location filename="../../desktop/study.py" line="77"/>
         <source>Guide</source>
         <translation>Guide</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/study.py" line="159"/>
+        <source>, quiz {score}</source>
+        <translation>, quiz {score}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/study.py" line="161"/>
+        <source>practised {done}/{exercises}{quiz}, cards due {due}/{cards}, asked {asked}</source>
+        <translation>exercices faits {done}/{exercises}{quiz}, cartes à revoir {due}/{cards}, questions posées {asked}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/study.py" line="215"/>
+        <source>Reading chapter {chapter} for exercises and practice…</source>
+        <translation>Recherche d&apos;exercices dans le chapitre {chapter}…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/study.py" line="228"/>
+        <source>It has no exercises, and {size}: too little to practise on.</source>
+        <translation>Il n&apos;a pas d&apos;exercices, et {size} : trop peu pour s&apos;exercer.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/study.py" line="239"/>
+        <source>Nothing to practise in this chapter. Try the next chapter, or ask the tutor about it in the Chat tab.</source>
+        <translation>Rien à travailler dans ce chapitre. Essaie le chapitre suivant, ou interroge le tuteur à son sujet dans l&apos;onglet Discussion.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/study.py" line="260"/>
+        <source>Type your answer first, then check it against the book.</source>
+        <translation>Écris d&apos;abord ta réponse, puis vérifie-la dans le livre.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/study.py" line="263"/>
+        <source>Checking your answer against the book…</source>
+        <translation>Vérification de ta réponse dans le livre…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/study.py" line="291"/>
+        <source>Practice like {label}; change the chapter to see all again.</source>
+        <translation>Exercices similaires à {label} ; change de chapitre pour tout revoir.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/study.py" line="299"/>
+        <source>Making cards from chapter {chapter}…</source>
+        <translation>Création des cartes du chapitre {chapter}…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/study.py" line="312"/>
+        <source>1 card</source>
+        <translation>1 carte</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/study.py" line="312"/>
+        <source>{n} cards</source>
+        <translation>{n} cartes</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/study.py" line="324"/>
+        <source>{cards} to review ({total} in this chapter); the back of each is the book&apos;s own words, “Open its page” shows where.</source>
+        <translation>À réviser : {cards} ({total} dans ce chapitre) ; le verso de chacune reprend les mots du livre, « Ouvrir sa page » montre où.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/study.py" line="326"/>
+        <source>{cards} due ({total} in this chapter); the back of each is the book&apos;s own words, “Open its page” shows where.</source>
+        <translation>À revoir maintenant : {cards} ({total} dans ce chapitre) ; le verso de chacune reprend les mots du livre, « Ouvrir sa page » montre où.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/study.py" line="332"/>
+        <source>No cards due: all {cards} of this chapter are scheduled (next on {date}).</source>
+        <translation>Aucune carte à revoir : toutes celles de ce chapitre ({cards}) sont planifiées (prochaine le {date}).</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/study.py" line="333"/>
+        <source>No cards due: all {cards} of this chapter are scheduled.</source>
+        <translation>Aucune carte à revoir : toutes celles de ce chapitre ({cards}) sont planifiées.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/study.py" line="335"/>
+        <source>Nothing to review now.</source>
+        <translation>Rien à réviser pour l&apos;instant.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/study.py" line="337"/>
+        <source>No cards: this chapter has no definitions, key terms or code examples to make cards from. Try the next chapter or the Guide.</source>
+        <translation>Pas de cartes : ce chapitre n&apos;a ni définitions, ni termes clés, ni exemples de code pour en faire. Essaie le chapitre suivant ou le Guide.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/study.py" line="366"/>
+        <source>Export cards</source>
+        <translation>Exporter les cartes</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/study.py" line="367"/>
+        <source>Anki package (*.apkg);;CSV (*.csv)</source>
+        <translation>Paquet Anki (*.apkg);;CSV (*.csv)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/study.py" line="378"/>
+        <source>Exported {cards} to {path} (book, chapter, section and page as fields and tags)</source>
+        <translation>Export terminé : {cards} dans {path} (livre, chapitre, section et page comme champs et étiquettes)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/study.py" line="388"/>
+        <source>This book has no numbered chapters.</source>
+        <translation>Ce livre n&apos;a pas de chapitres numérotés.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/study.py" line="390"/>
+        <source>Choosing the key sentences of chapter {chapter}…</source>
+        <translation>Choix des phrases clés du chapitre {chapter}…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/study.py" line="400"/>
+        <source>This chapter has no sentences that read well on their own; open it in the reader instead.</source>
+        <translation>Ce chapitre n&apos;a pas de phrases qui se lisent bien seules ; ouvre-le plutôt dans le lecteur.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/study.py" line="403"/>
+        <source>{sections}, {sentences} and {terms} — all in the book&apos;s own words; click a page to read it, “Try this” to practise.</source>
+        <translation>{sections}, {sentences} et {terms} — tout avec les mots du livre ; clique sur une page pour la lire, sur « Try this » pour t&apos;exercer.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/study.py" line="405"/>
+        <source>1 section</source>
+        <translation>1 section</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/study.py" line="405"/>
+        <source>{n} sections</source>
+        <translation>{n} sections</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/study.py" line="406"/>
+        <source>1 key sentence</source>
+        <translation>1 phrase clé</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/study.py" line="406"/>
+        <source>{n} key sentences</source>
+        <translation>{n} phrases clés</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/study.py" line="407"/>
+        <source>1 key term</source>
+        <translation>1 terme clé</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/study.py" line="407"/>
+        <source>{n} key terms</source>
+        <translation>{n} termes clés</translation>
     </message>
 </context>
 <context>
