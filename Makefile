@@ -38,7 +38,7 @@ test-fast:
 # The interface's translations: collect new strings into resources/i18n/*.ts, translate them (pyside6-linguist or
 # a text editor), then compile the .qm files the app loads (desktop/i18n.py).
 translations: setup
-	@$(VENV)/bin/pyside6-lupdate desktop/*.py -ts $(wildcard resources/i18n/lantern_*.ts)
+	@$(VENV)/bin/pyside6-lupdate desktop/*.py core/study/render.py -ts $(wildcard resources/i18n/lantern_*.ts)
 	@for ts in resources/i18n/lantern_*.ts; do $(VENV)/bin/pyside6-lrelease -silent "$$ts" -qm "$${ts%.ts}.qm"; done
 
 clean:

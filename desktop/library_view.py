@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QHeaderView, QLabel, QMenu, QP
 
 from core.errors import BookNotFoundError
 from core.models import Book, Section
+from desktop.transcript import language_label
 
 log = logging.getLogger(__name__)
 
@@ -62,12 +63,14 @@ class LibraryModel(QStandardItemModel):
             self.appendRow(self._book_row(book, sections, labels))
 
     def _book_row(self, book: Book, sections: list[Section], labels: dict[int, str]) -> list[QStandardItem]:
-        count = f"{book.page_count} pages" if book.paginated else f"{len(sections)} sections"
-        tip = f"{book.title}\n{book.file_name} · {count}"
+        count = (self.tr("{n} pages").format(n=book.page_count) if book.paginated else
+                 self.tr("{n} sections").format(n=len(sections)))
+        written = self.tr("written in {language}").format(language=language_label(book.language))
+        tip = f"{book.title}\n{book.file_name} · {count} · {written}"
         if book.pending:  # a staged import is still making its vectors
-            count = f"{count} · keyword search only"
-            tip += ("\n\nSearchable by keyword now; searching by meaning is being built and is used "
-                    "chapter by chapter as it is ready.")
+            count = self.tr("{count} · keyword search only").format(count=count)
+            tip += "\n\n" + self.tr("Searchable by keyword now; searching by meaning is being built and is used "
+                                     "chapter by chapter as it is ready.")
         title = _item(book.title, tip)
         font = title.font()
         font.setBold(True)

@@ -171,12 +171,12 @@ class MainWindow(ImportActions, QMainWindow):
     def _update_status(self) -> None:
         asker = self.runner.asker
         engine = getattr(asker, "model_name", "") or type(asker).__name__
-        tip = f"Chosen model file: {self.settings.model_display}" if self.settings.model_path else \
-            choice_text(getattr(asker, "choice", None), engine, self.chooser_state)
+        tip = self.tr("Chosen model file: {file}").format(file=self.settings.model_display) \
+            if self.settings.model_path else choice_text(getattr(asker, "choice", None), engine, self.chooser_state)
         if self.model_problem is not None:
-            engine += " — unavailable, answers quote the book"
+            engine += self.tr(" — unavailable, answers quote the book")
             tip += "\n" + error_text(self.model_problem)
-        self.model_label.setText(f"Model: {engine}")
+        self.model_label.setText(self.tr("Model: {engine}").format(engine=engine))
         self.model_label.setToolTip(tip)
         self.compute_label.setText(self.settings.compute_display)
 
@@ -260,7 +260,7 @@ class MainWindow(ImportActions, QMainWindow):
                 if wanted in (s.display.lower(), s.title.lower()) or s.display.lower().endswith(wanted):
                     self.open_node(Node(bid, s.id, s.page_start, s.title))
                     return
-        self.statusBar().showMessage(f"Could not find the section “{name}”.", 6000)
+        self.statusBar().showMessage(self.tr("Could not find the section “{name}”.").format(name=name), 6000)
 
     # -- chat ------------------------------------------------------------------------------------------------------
     def focus_question(self) -> None:
@@ -349,8 +349,9 @@ class MainWindow(ImportActions, QMainWindow):
         self._update_status()
 
     def about(self) -> None:
-        QMessageBox.about(self, "About Lantern", "<b>Lantern</b> — an offline tutor for your own textbooks.<br>"
-                          "Answers cite chapter, section and page. Licensed AGPL-3.0-or-later.")
+        QMessageBox.about(self, self.tr("About Lantern"), self.tr(
+            "<b>Lantern</b> — an offline tutor for your own textbooks.<br>Answers cite chapter, section and page. "
+            "Licensed AGPL-3.0-or-later."))
 
     # -- state ---------------------------------------------------------------------------------------------------
     def _restore_state(self) -> None:

@@ -15,7 +15,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import SIGNAL, QUrl, Signal
+from PySide6.QtCore import SIGNAL, QCoreApplication, QUrl, Signal
 from PySide6.QtWidgets import (QComboBox, QFileDialog, QHBoxLayout, QLabel, QListWidgetItem, QTabWidget, QVBoxLayout,
                                QWidget)
 
@@ -227,7 +227,8 @@ class StudyPanel(QuizActions, QWidget):
         self._fill_exercises(self.exercises)
         note = "" if self.exercises else self.tr("It has no exercises, and {size}: too little to practise on.").format(
             size=size_note)
-        self.practice_status.setText(render.practice_summary(len(own), len(made), chapter or "", note))
+        self.practice_status.setText(render.practice_summary(len(own), len(made), chapter or "", note,
+                                                                 translate=QCoreApplication.translate))
         self.next_chapter_button.setVisible(not self.exercises)
 
     def _fill_exercises(self, items: list) -> None:
@@ -246,7 +247,7 @@ class StudyPanel(QuizActions, QWidget):
 
     def _exercise_selected(self, row: int) -> None:
         if 0 <= row < len(self.shown):
-            self.exercise_text.setHtml(render.exercise_html(self.shown[row]))
+            self.exercise_text.setHtml(render.exercise_html(self.shown[row], QCoreApplication.translate))
             self.feedback.clear()
 
     def current_exercise(self):
@@ -275,7 +276,8 @@ class StudyPanel(QuizActions, QWidget):
             self.check_button.setEnabled(True)
             self.feedback_refs = list(fb.citations)
             self.feedback.setHtml(render.feedback_html(fb, code=exercise.kind.value in ("predict_output",
-                                                                                          "worked_example")))
+                                                                                          "worked_example"),
+                                                       translate=QCoreApplication.translate))
             self.refresh_progress()
 
         def failed(exc) -> None:
@@ -394,7 +396,7 @@ class StudyPanel(QuizActions, QWidget):
         self.jobs.submit(work, self._show_guide, self._error)
 
     def _show_guide(self, guide) -> None:
-        text, self.guide_refs = render.guide_html(guide)
+        text, self.guide_refs = render.guide_html(guide, QCoreApplication.translate)
         lines, sections, terms = len(guide.summary), len(guide.sections), len(guide.key_terms)
         if not lines:
             self.guide_status.setText(self.tr("This chapter has no sentences that read well on their own; open it in "

@@ -50,7 +50,8 @@ class QuizActions:
         """The quiz is complete: keep the student's place and answers, say what was made."""
         self._set_making(False)
         self.questions = list(run.questions)
-        self.quiz_status.setText(render.quiz_summary(run.questions, self.quiz_count.value(), run.seconds, run.note))
+        self.quiz_status.setText(render.quiz_summary(run.questions, self.quiz_count.value(), run.seconds, run.note,
+                                                         QCoreApplication.translate))
         if self.q_index >= len(self.questions):  # waiting for an item that will not come: the score
             self._show_question()
         self.update_saved_quiz()
@@ -98,7 +99,7 @@ class QuizActions:
         self.answered = {}  # question index -> right or not: the score and the review at the end
         if run is not None:
             self.quiz_status.setText(render.quiz_summary(run.questions, self.quiz_count.value(), run.seconds,
-                                                         run.note))
+                                                         run.note, QCoreApplication.translate))
         self._show_question()
         if not making:
             self.update_saved_quiz()
@@ -118,14 +119,14 @@ class QuizActions:
         if self.q_index >= len(self.questions):
             answered = [(self.questions[i], ok) for i, ok in sorted(self.answered.items())]
             self.question.setText("" if not self.questions else
-                                  render.score_html(answered, len(self.questions)))
+                                  render.score_html(answered, len(self.questions), QCoreApplication.translate))
             for b in self.choice_buttons:
                 b.hide()
             return
         q = self.questions[self.q_index]
         making = not self.generate_button.isEnabled()  # "2/5" while the other items are being written
         total = max(len(self.questions), self.quiz_count.value()) if making else len(self.questions)
-        self.question.setText(render.question_html(q, self.q_index + 1, total))
+        self.question.setText(render.question_html(q, self.q_index + 1, total, QCoreApplication.translate))
         self.choice_group.setExclusive(False)
         for b, text in zip(self.choice_buttons, list(q.choices) + [""] * 4):
             b.setChecked(False)
@@ -139,7 +140,7 @@ class QuizActions:
         q = self.questions[self.q_index]
         ok = grade(q, q.choices[self.choice_group.checkedId()])
         self.answered.setdefault(self.q_index, ok)  # the first answer counts
-        self.quiz_result.setText(render.result_html(q, ok))
+        self.quiz_result.setText(render.result_html(q, ok, QCoreApplication.translate))
         self.library.record_attempt(q.source.book_id, "quiz", q.question[:200], q.source.section_id, float(ok))
         self.refresh_progress()
         return ok

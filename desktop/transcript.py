@@ -53,7 +53,8 @@ def chip(turn_index: int, record: CiteRecord | None, n: int, colors: tuple[str, 
     page = f" · {what}" if what else ""
     # The tooltip is the very sentence the chip cites (an evidence sentence), under where it is printed.
     tip = html.escape(f"{record.label}\n\u201c{clip(record.quote, 300)}\u201d" if record and record.quote
-                      else record.label if record else f"Source {n} was not provided")
+                      else record.label if record else
+                      translate("Transcript", "Source {n} was not provided").format(n=n))
     return (f'<a href="{scheme}:{turn_index}:{n}" title="{tip}" style="background-color:{bg}; color:{fg};'
             f' text-decoration:none;">&nbsp;{n}{page}&nbsp;</a>')
 
@@ -162,8 +163,11 @@ def turn_html(turn: Turn, index: int, palette: QPalette, style: MathStyle | None
         parts.append(quotes_html(turn, index, muted))
     if turn.still_indexing and turn.state != "streaming":
         titles = ", ".join(f"\u201c{html.escape(t)}\u201d" for t in turn.still_indexing)
-        verb = "is" if len(turn.still_indexing) == 1 else "are"
-        notes.append(f"Found by keyword search only: {titles} {verb} still being indexed for meaning search.")
+        note = (translate("Transcript", "Found by keyword search only: {titles} is still being indexed for meaning "
+                                        "search.") if len(turn.still_indexing) == 1 else
+                translate("Transcript", "Found by keyword search only: {titles} are still being indexed for meaning "
+                                        "search."))
+        notes.append(note.format(titles=titles))
     if notes:
         parts.append(f'<p style="color:{muted}"><i>{" ".join(notes)}</i></p>')
     return "\n".join(parts)

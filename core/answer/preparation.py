@@ -20,6 +20,7 @@ from core.answer.replies import trim_sources
 from core.ingest.language import ENGLISH, NAMES
 from core.models import Chunk, Source
 from core.retrieval.context import approx_tokens, build_sources, source_label
+from core.retrieval.mentions import Absence, absence
 
 log = logging.getLogger(__name__)
 
@@ -109,6 +110,22 @@ def gather_evidence(tutor: Any, query: str, hits: Sequence[Any]) -> Gathered:
     top = list(hits)[: tutor.settings.evidence_hits]
     pool = tutor.library.neighbour_chunks([h.chunk for h in top], 1) if top else []
     return gather(query, top, pool, tutor.settings.evidence_hits, lambda texts: _encode(tutor.embedder, texts))
+
+
+def books_never_mention(library: Any, embedder: Any, question: str, book_id: str | None) -> Absence:
+    """What ``question`` names that the books in scope never mention (``core.retrieval.mentions``).  A word the
+    books never use is not absent when it is a slip of one they do ("rythm", "Great Compromize"), nor a hyphenated
+    term whose parts they use ("Pavlov-style")."""
+    def mentioned(phrase: str, exact: bool) -> bool:
+        return library.mentions(phrase, book_id=book_id, exact_case=exact) or (
+            not exact and library.mentions_loosely(phrase, book_id=book_id))
+
+    def word_pieces(word: str) -> int:  # how many the embedder's vocabulary needs (1 = an everyday word)
+        try:
+            return len(embedder.token_ids([word])[0])
+        except Exception:  # an embedder without a tokenizer: judge names and code only
+            return 1
+    return absence(question, mentioned, word_pieces)
 
 
 def answer_language(library: Any, sources: Sequence[Source]) -> str:

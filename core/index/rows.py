@@ -13,8 +13,8 @@ import numpy as np
 import sqlite_utils
 
 from core.ingest.language import ENGLISH, book_language, stems
-from core.models import (BlockKind, Book, BookId, Chunk, ChunkDraft, ChunkId, ChunkRole, Page, ParsedBook, Section, SectionId,
-                         SectionKind, SourceFormat)
+from core.models import (BlockKind, Book, BookId, Chunk, ChunkDraft, ChunkId, ChunkRole, Page, ParsedBook, Section,
+                         SectionId, SectionKind, SourceFormat)
 
 _CHAPTERISH = {SectionKind.CHAPTER, SectionKind.APPENDIX, SectionKind.PART}
 

@@ -364,50 +364,75 @@
 <context>
     <name>LibraryModel</name>
     <message>
-        <location filename="../../desktop/library_view.py" line="51"/>
+        <location filename="../../desktop/library_view.py" line="52"/>
         <source>Book / chapter / section</source>
         <translation>Libro / capítulo / sección</translation>
     </message>
     <message>
-        <location filename="../../desktop/library_view.py" line="51"/>
+        <location filename="../../desktop/library_view.py" line="52"/>
         <source>Pages</source>
         <translation>Páginas</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/library_view.py" line="66"/>
+        <source>{n} pages</source>
+        <translation>{n} páginas</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/library_view.py" line="67"/>
+        <source>{n} sections</source>
+        <translation>{n} secciones</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/library_view.py" line="68"/>
+        <source>written in {language}</source>
+        <translation>escrito en {language}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/library_view.py" line="71"/>
+        <source>{count} · keyword search only</source>
+        <translation>{count} · solo búsqueda por palabras</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/library_view.py" line="72"/>
+        <source>Searchable by keyword now; searching by meaning is being built and is used chapter by chapter as it is ready.</source>
+        <translation>Ya se puede buscar por palabras; la búsqueda por significado se está construyendo y se usa capítulo a capítulo a medida que está lista.</translation>
     </message>
 </context>
 <context>
     <name>LibrarySidebar</name>
     <message>
-        <location filename="../../desktop/library_view.py" line="131"/>
+        <location filename="../../desktop/library_view.py" line="134"/>
         <source>Your library is empty</source>
         <translation>Tu biblioteca está vacía</translation>
     </message>
     <message>
-        <location filename="../../desktop/library_view.py" line="133"/>
+        <location filename="../../desktop/library_view.py" line="136"/>
         <source>Drop a textbook here (PDF, EPUB, Markdown, text or HTML), or import one. Everything stays on this computer.</source>
         <translation>Arrastra aquí un libro de texto (PDF, EPUB, Markdown, texto o HTML) o importa uno. Todo se queda en este equipo.</translation>
     </message>
     <message>
-        <location filename="../../desktop/library_view.py" line="136"/>
+        <location filename="../../desktop/library_view.py" line="139"/>
         <source>Try the sample book</source>
         <translation>Probar el libro de ejemplo</translation>
     </message>
     <message>
-        <location filename="../../desktop/library_view.py" line="139"/>
+        <location filename="../../desktop/library_view.py" line="142"/>
         <source>Import a book…</source>
         <translation>Importar un libro…</translation>
     </message>
     <message>
-        <location filename="../../desktop/library_view.py" line="192"/>
+        <location filename="../../desktop/library_view.py" line="195"/>
         <source>Open in reader</source>
         <translation>Abrir en el lector</translation>
     </message>
     <message>
-        <location filename="../../desktop/library_view.py" line="193"/>
+        <location filename="../../desktop/library_view.py" line="196"/>
         <source>Ask about this book</source>
         <translation>Preguntar sobre este libro</translation>
     </message>
     <message>
-        <location filename="../../desktop/library_view.py" line="196"/>
+        <location filename="../../desktop/library_view.py" line="199"/>
         <source>Remove from library…</source>
         <translation>Quitar de la biblioteca…</translation>
     </message>
@@ -518,6 +543,36 @@
         <location filename="../../desktop/main_window.py" line="164"/>
         <source>Lantern never uses the network: your books and questions stay here.</source>
         <translation>Lantern nunca usa la red: tus libros y tus preguntas se quedan aquí.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="174"/>
+        <source>Chosen model file: {file}</source>
+        <translation>Archivo de modelo elegido: {file}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="177"/>
+        <source> — unavailable, answers quote the book</source>
+        <translation> — no disponible, las respuestas citan el libro</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="179"/>
+        <source>Model: {engine}</source>
+        <translation>Modelo: {engine}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="263"/>
+        <source>Could not find the section “{name}”.</source>
+        <translation>No se encontró la sección «{name}».</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="352"/>
+        <source>About Lantern</source>
+        <translation>Acerca de Lantern</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="353"/>
+        <source>&lt;b&gt;Lantern&lt;/b&gt; — an offline tutor for your own textbooks.&lt;br&gt;Answers cite chapter, section and page. Licensed AGPL-3.0-or-later.</source>
+        <translation>&lt;b&gt;Lantern&lt;/b&gt; — un tutor sin conexión para tus propios libros de texto.&lt;br&gt;Las respuestas citan capítulo, sección y página. Licencia AGPL-3.0-or-later.</translation>
     </message>
 </context>
 <context>
@@ -789,13 +844,13 @@
 <context>
     <name>SourceCards</name>
     <message>
-        <location filename="../../desktop/transcript.py" line="224"/>
-        <location filename="../../desktop/transcript.py" line="236"/>
+        <location filename="../../desktop/transcript.py" line="228"/>
+        <location filename="../../desktop/transcript.py" line="240"/>
         <source>Sources</source>
         <translation>Fuentes</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="236"/>
+        <location filename="../../desktop/transcript.py" line="240"/>
         <source>Sources — none yet</source>
         <translation>Fuentes — aún ninguna</translation>
     </message>
@@ -918,44 +973,255 @@
         <translation>escribiendo preguntas con {model}</translation>
     </message>
     <message>
-        <location filename="../../desktop/study_quiz.py" line="64"/>
+        <location filename="../../desktop/study_quiz.py" line="65"/>
         <source>Take the saved quiz ({n})</source>
         <translation>Hacer el cuestionario guardado ({n})</translation>
     </message>
     <message>
-        <location filename="../../desktop/study_quiz.py" line="72"/>
+        <location filename="../../desktop/study_quiz.py" line="73"/>
         <source>The quiz saved for this chapter: {n} questions, written by {generator}.</source>
         <translation>El cuestionario guardado para este capítulo: {n} preguntas, escritas por {generator}.</translation>
     </message>
     <message>
-        <location filename="../../desktop/study_quiz.py" line="73"/>
+        <location filename="../../desktop/study_quiz.py" line="74"/>
         <source>The quiz saved for this chapter: {n} questions.</source>
         <translation>El cuestionario guardado para este capítulo: {n} preguntas.</translation>
     </message>
     <message>
-        <location filename="../../desktop/study_quiz.py" line="81"/>
+        <location filename="../../desktop/study_quiz.py" line="82"/>
         <source>{stage} — {done} of {total} ready…</source>
         <translation>{stage} — {done} de {total} listas…</translation>
     </message>
     <message>
-        <location filename="../../desktop/study_quiz.py" line="83"/>
+        <location filename="../../desktop/study_quiz.py" line="84"/>
         <source>{stage}…</source>
         <translation>{stage}…</translation>
     </message>
     <message>
-        <location filename="../../desktop/study_quiz.py" line="87"/>
+        <location filename="../../desktop/study_quiz.py" line="88"/>
         <source>No quiz: {error}</source>
         <translation>No hay cuestionario: {error}</translation>
     </message>
     <message>
-        <location filename="../../desktop/study_quiz.py" line="112"/>
+        <location filename="../../desktop/study_quiz.py" line="113"/>
         <source>Question {n} is being written from the book…</source>
         <translation>La pregunta {n} se está escribiendo a partir del libro…</translation>
     </message>
     <message>
-        <location filename="../../desktop/study_quiz.py" line="114"/>
+        <location filename="../../desktop/study_quiz.py" line="115"/>
         <source>The first question is being written from the book…</source>
         <translation>La primera pregunta se está escribiendo a partir del libro…</translation>
+    </message>
+    <message>
+        <location filename="../../core/study/render.py" line="48"/>
+        <source>Chapter {number}: {title}</source>
+        <translation>Capítulo {number}: {title}</translation>
+    </message>
+    <message>
+        <location filename="../../core/study/render.py" line="83"/>
+        <source>True or false</source>
+        <translation>Verdadero o falso</translation>
+    </message>
+    <message>
+        <location filename="../../core/study/render.py" line="84"/>
+        <source>Code</source>
+        <translation>Código</translation>
+    </message>
+    <message>
+        <location filename="../../core/study/render.py" line="84"/>
+        <source>Fill in the blank</source>
+        <translation>Completa el espacio</translation>
+    </message>
+    <message>
+        <location filename="../../core/study/render.py" line="85"/>
+        <source>Multiple choice</source>
+        <translation>Opción múltiple</translation>
+    </message>
+    <message>
+        <location filename="../../core/study/render.py" line="93"/>
+        <source>Not quite: the answer is {answer}.</source>
+        <translation>No exactamente: la respuesta es {answer}.</translation>
+    </message>
+    <message>
+        <location filename="../../core/study/render.py" line="94"/>
+        <source>Right!</source>
+        <translation>¡Correcto!</translation>
+    </message>
+    <message>
+        <location filename="../../core/study/render.py" line="104"/>
+        <source>Your score: {right} of {total}</source>
+        <translation>Tu puntuación: {right} de {total}</translation>
+    </message>
+    <message>
+        <location filename="../../core/study/render.py" line="106"/>
+        <source>({count} not answered)</source>
+        <translation>({count} sin responder)</translation>
+    </message>
+    <message>
+        <location filename="../../core/study/render.py" line="109"/>
+        <source>All right.</source>
+        <translation>Todo correcto.</translation>
+    </message>
+    <message>
+        <location filename="../../core/study/render.py" line="110"/>
+        <source>The answer:</source>
+        <translation>La respuesta:</translation>
+    </message>
+    <message>
+        <location filename="../../core/study/render.py" line="97"/>
+        <location filename="../../core/study/render.py" line="110"/>
+        <source>The book:</source>
+        <translation>El libro:</translation>
+    </message>
+    <message>
+        <location filename="../../core/study/render.py" line="51"/>
+        <source>You should be able to</source>
+        <translation>Deberías ser capaz de</translation>
+    </message>
+    <message>
+        <location filename="../../core/study/render.py" line="63"/>
+        <source>Try this:</source>
+        <translation>Prueba esto:</translation>
+    </message>
+    <message>
+        <location filename="../../core/study/render.py" line="66"/>
+        <source>Summary</source>
+        <translation>Resumen</translation>
+    </message>
+    <message>
+        <location filename="../../core/study/render.py" line="71"/>
+        <source>Key terms</source>
+        <translation>Términos clave</translation>
+    </message>
+    <message>
+        <location filename="../../core/study/render.py" line="113"/>
+        <source>To review:</source>
+        <translation>Para repasar:</translation>
+    </message>
+    <message>
+        <location filename="../../core/study/render.py" line="121"/>
+        <source>Try a longer chapter, or read this one in the Guide tab.</source>
+        <translation>Prueba con un capítulo más largo, o lee este en la pestaña Guía.</translation>
+    </message>
+    <message>
+        <location filename="../../core/study/render.py" line="122"/>
+        <source>No questions.</source>
+        <translation>No hay preguntas.</translation>
+    </message>
+    <message>
+        <location filename="../../core/study/render.py" line="124"/>
+        <source>multiple choice</source>
+        <translation>de opción múltiple</translation>
+    </message>
+    <message>
+        <location filename="../../core/study/render.py" line="125"/>
+        <source>true/false</source>
+        <translation>de verdadero/falso</translation>
+    </message>
+    <message>
+        <location filename="../../core/study/render.py" line="126"/>
+        <source>code</source>
+        <translation>de código</translation>
+    </message>
+    <message>
+        <location filename="../../core/study/render.py" line="126"/>
+        <source>fill in the blank</source>
+        <translation>de completar</translation>
+    </message>
+    <message>
+        <location filename="../../core/study/render.py" line="128"/>
+        <source>{n} question</source>
+        <translation>{n} pregunta</translation>
+    </message>
+    <message>
+        <location filename="../../core/study/render.py" line="129"/>
+        <source>{n} questions</source>
+        <translation>{n} preguntas</translation>
+    </message>
+    <message>
+        <location filename="../../core/study/render.py" line="130"/>
+        <source>{count} ({kinds}), every answer checked against the book</source>
+        <translation>{count} ({kinds}), cada respuesta comprobada con el libro</translation>
+    </message>
+    <message>
+        <location filename="../../core/study/render.py" line="132"/>
+        <source>, in {seconds} s</source>
+        <translation>, en {seconds} s</translation>
+    </message>
+    <message>
+        <location filename="../../core/study/render.py" line="144"/>
+        <source>made from the book&apos;s text; the answer is the book&apos;s</source>
+        <translation>hecho a partir del texto del libro; la respuesta es la del libro</translation>
+    </message>
+    <message>
+        <location filename="../../core/study/render.py" line="145"/>
+        <source>the book&apos;s exercise (the book prints its answer)</source>
+        <translation>ejercicio del libro (el libro trae su respuesta)</translation>
+    </message>
+    <message>
+        <location filename="../../core/study/render.py" line="146"/>
+        <source>the book&apos;s exercise</source>
+        <translation>ejercicio del libro</translation>
+    </message>
+    <message>
+        <location filename="../../core/study/render.py" line="161"/>
+        <source>Correct</source>
+        <translation>Correcto</translation>
+    </message>
+    <message>
+        <location filename="../../core/study/render.py" line="161"/>
+        <source>Partly</source>
+        <translation>En parte</translation>
+    </message>
+    <message>
+        <location filename="../../core/study/render.py" line="162"/>
+        <source>Incorrect</source>
+        <translation>Incorrecto</translation>
+    </message>
+    <message>
+        <location filename="../../core/study/render.py" line="162"/>
+        <source>Unchecked</source>
+        <translation>Sin comprobar</translation>
+    </message>
+    <message>
+        <location filename="../../core/study/render.py" line="170"/>
+        <source>No practice in chapter {chapter}.</source>
+        <translation>No hay práctica en el capítulo {chapter}.</translation>
+    </message>
+    <message>
+        <location filename="../../core/study/render.py" line="171"/>
+        <source>{n} item</source>
+        <translation>{n} ejercicio</translation>
+    </message>
+    <message>
+        <location filename="../../core/study/render.py" line="171"/>
+        <source>{n} items</source>
+        <translation>{n} ejercicios</translation>
+    </message>
+    <message>
+        <location filename="../../core/study/render.py" line="173"/>
+        <source>Chapter {chapter} has no exercises, so here is {items} made from its text; every answer is the book&apos;s own.</source>
+        <translation>El capítulo {chapter} no tiene ejercicios, así que aquí tienes {items} hecho a partir de su texto; cada respuesta es la del libro.</translation>
+    </message>
+    <message>
+        <location filename="../../core/study/render.py" line="175"/>
+        <source>Chapter {chapter} has no exercises, so here are {items} made from its text; every answer is the book&apos;s own.</source>
+        <translation>El capítulo {chapter} no tiene ejercicios, así que aquí tienes {items} hechos a partir de su texto; cada respuesta es la del libro.</translation>
+    </message>
+    <message>
+        <location filename="../../core/study/render.py" line="177"/>
+        <source>{n} exercise from the book</source>
+        <translation>{n} ejercicio del libro</translation>
+    </message>
+    <message>
+        <location filename="../../core/study/render.py" line="178"/>
+        <source>{n} exercises from the book</source>
+        <translation>{n} ejercicios del libro</translation>
+    </message>
+    <message>
+        <location filename="../../core/study/render.py" line="180"/>
+        <source>{items} made from its text, answers from the book</source>
+        <translation>{items} hechos a partir de su texto, con respuestas del libro</translation>
     </message>
 </context>
 <context>
@@ -1011,132 +1277,132 @@
         <translation>No tiene ejercicios, y {size}: demasiado poco para practicar.</translation>
     </message>
     <message>
-        <location filename="../../desktop/study.py" line="239"/>
+        <location filename="../../desktop/study.py" line="240"/>
         <source>Nothing to practise in this chapter. Try the next chapter, or ask the tutor about it in the Chat tab.</source>
         <translation>No hay nada que practicar en este capítulo. Prueba el siguiente capítulo o pregúntale al tutor sobre él en la pestaña Chat.</translation>
     </message>
     <message>
-        <location filename="../../desktop/study.py" line="260"/>
+        <location filename="../../desktop/study.py" line="261"/>
         <source>Type your answer first, then check it against the book.</source>
         <translation>Escribe primero tu respuesta y luego compruébala con el libro.</translation>
     </message>
     <message>
-        <location filename="../../desktop/study.py" line="263"/>
+        <location filename="../../desktop/study.py" line="264"/>
         <source>Checking your answer against the book…</source>
         <translation>Comprobando tu respuesta con el libro…</translation>
     </message>
     <message>
-        <location filename="../../desktop/study.py" line="291"/>
+        <location filename="../../desktop/study.py" line="293"/>
         <source>Practice like {label}; change the chapter to see all again.</source>
         <translation>Ejercicios como {label}; cambia de capítulo para volver a verlos todos.</translation>
     </message>
     <message>
-        <location filename="../../desktop/study.py" line="299"/>
+        <location filename="../../desktop/study.py" line="301"/>
         <source>Making cards from chapter {chapter}…</source>
         <translation>Creando tarjetas del capítulo {chapter}…</translation>
     </message>
     <message>
-        <location filename="../../desktop/study.py" line="312"/>
+        <location filename="../../desktop/study.py" line="314"/>
         <source>1 card</source>
         <translation>1 tarjeta</translation>
     </message>
     <message>
-        <location filename="../../desktop/study.py" line="312"/>
+        <location filename="../../desktop/study.py" line="314"/>
         <source>{n} cards</source>
         <translation>{n} tarjetas</translation>
     </message>
     <message>
-        <location filename="../../desktop/study.py" line="324"/>
+        <location filename="../../desktop/study.py" line="326"/>
         <source>{cards} to review ({total} in this chapter); the back of each is the book&apos;s own words, “Open its page” shows where.</source>
         <translation>Para repasar: {cards} ({total} en este capítulo); el reverso de cada una son las palabras del propio libro, «Abrir su página» muestra dónde.</translation>
     </message>
     <message>
-        <location filename="../../desktop/study.py" line="326"/>
+        <location filename="../../desktop/study.py" line="328"/>
         <source>{cards} due ({total} in this chapter); the back of each is the book&apos;s own words, “Open its page” shows where.</source>
         <translation>Pendientes: {cards} ({total} en este capítulo); el reverso de cada una son las palabras del propio libro, «Abrir su página» muestra dónde.</translation>
     </message>
     <message>
-        <location filename="../../desktop/study.py" line="332"/>
+        <location filename="../../desktop/study.py" line="334"/>
         <source>No cards due: all {cards} of this chapter are scheduled (next on {date}).</source>
         <translation>Ninguna tarjeta pendiente: todas las de este capítulo ({cards}) están programadas (la próxima, el {date}).</translation>
     </message>
     <message>
-        <location filename="../../desktop/study.py" line="333"/>
+        <location filename="../../desktop/study.py" line="335"/>
         <source>No cards due: all {cards} of this chapter are scheduled.</source>
         <translation>Ninguna tarjeta pendiente: todas las de este capítulo ({cards}) están programadas.</translation>
     </message>
     <message>
-        <location filename="../../desktop/study.py" line="335"/>
+        <location filename="../../desktop/study.py" line="337"/>
         <source>Nothing to review now.</source>
         <translation>Nada que repasar por ahora.</translation>
     </message>
     <message>
-        <location filename="../../desktop/study.py" line="337"/>
+        <location filename="../../desktop/study.py" line="339"/>
         <source>No cards: this chapter has no definitions, key terms or code examples to make cards from. Try the next chapter or the Guide.</source>
         <translation>No hay tarjetas: este capítulo no tiene definiciones, términos clave ni ejemplos de código con los que crearlas. Prueba el siguiente capítulo o la Guía.</translation>
     </message>
     <message>
-        <location filename="../../desktop/study.py" line="366"/>
+        <location filename="../../desktop/study.py" line="368"/>
         <source>Export cards</source>
         <translation>Exportar tarjetas</translation>
     </message>
     <message>
-        <location filename="../../desktop/study.py" line="367"/>
+        <location filename="../../desktop/study.py" line="369"/>
         <source>Anki package (*.apkg);;CSV (*.csv)</source>
         <translation>Paquete de Anki (*.apkg);;CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../../desktop/study.py" line="378"/>
+        <location filename="../../desktop/study.py" line="380"/>
         <source>Exported {cards} to {path} (book, chapter, section and page as fields and tags)</source>
         <translation>Exportación terminada: {cards} en {path} (libro, capítulo, sección y página como campos y etiquetas)</translation>
     </message>
     <message>
-        <location filename="../../desktop/study.py" line="388"/>
+        <location filename="../../desktop/study.py" line="390"/>
         <source>This book has no numbered chapters.</source>
         <translation>Este libro no tiene capítulos numerados.</translation>
     </message>
     <message>
-        <location filename="../../desktop/study.py" line="390"/>
+        <location filename="../../desktop/study.py" line="392"/>
         <source>Choosing the key sentences of chapter {chapter}…</source>
         <translation>Eligiendo las frases clave del capítulo {chapter}…</translation>
     </message>
     <message>
-        <location filename="../../desktop/study.py" line="400"/>
+        <location filename="../../desktop/study.py" line="402"/>
         <source>This chapter has no sentences that read well on their own; open it in the reader instead.</source>
         <translation>Este capítulo no tiene frases que se entiendan por sí solas; mejor ábrelo en el lector.</translation>
     </message>
     <message>
-        <location filename="../../desktop/study.py" line="403"/>
+        <location filename="../../desktop/study.py" line="405"/>
         <source>{sections}, {sentences} and {terms} — all in the book&apos;s own words; click a page to read it, “Try this” to practise.</source>
         <translation>{sections}, {sentences} y {terms} — todo con las palabras del propio libro; haz clic en una página para leerla y en «Try this» para practicar.</translation>
     </message>
     <message>
-        <location filename="../../desktop/study.py" line="405"/>
+        <location filename="../../desktop/study.py" line="407"/>
         <source>1 section</source>
         <translation>1 sección</translation>
     </message>
     <message>
-        <location filename="../../desktop/study.py" line="405"/>
+        <location filename="../../desktop/study.py" line="407"/>
         <source>{n} sections</source>
         <translation>{n} secciones</translation>
     </message>
     <message>
-        <location filename="../../desktop/study.py" line="406"/>
+        <location filename="../../desktop/study.py" line="408"/>
         <source>1 key sentence</source>
         <translation>1 frase clave</translation>
     </message>
     <message>
-        <location filename="../../desktop/study.py" line="406"/>
+        <location filename="../../desktop/study.py" line="408"/>
         <source>{n} key sentences</source>
         <translation>{n} frases clave</translation>
     </message>
     <message>
-        <location filename="../../desktop/study.py" line="407"/>
+        <location filename="../../desktop/study.py" line="409"/>
         <source>1 key term</source>
         <translation>1 término clave</translation>
     </message>
     <message>
-        <location filename="../../desktop/study.py" line="407"/>
+        <location filename="../../desktop/study.py" line="409"/>
         <source>{n} key terms</source>
         <translation>{n} términos clave</translation>
     </message>
@@ -1144,117 +1410,132 @@
 <context>
     <name>Transcript</name>
     <message>
-        <location filename="../../desktop/transcript.py" line="70"/>
+        <location filename="../../desktop/transcript.py" line="57"/>
+        <source>Source {n} was not provided</source>
+        <translation>No se dio la fuente {n}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/transcript.py" line="71"/>
         <source>English</source>
         <translation>inglés</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="71"/>
+        <location filename="../../desktop/transcript.py" line="72"/>
         <source>Spanish</source>
         <translation>español</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="71"/>
+        <location filename="../../desktop/transcript.py" line="72"/>
         <source>French</source>
         <translation>francés</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="72"/>
+        <location filename="../../desktop/transcript.py" line="73"/>
         <source>German</source>
         <translation>alemán</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="72"/>
+        <location filename="../../desktop/transcript.py" line="73"/>
         <source>Portuguese</source>
         <translation>portugués</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="73"/>
+        <location filename="../../desktop/transcript.py" line="74"/>
         <source>Chinese</source>
         <translation>chino</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="92"/>
+        <location filename="../../desktop/transcript.py" line="93"/>
         <source>Your book cannot say what your own program does</source>
         <translation>Tu libro no puede decir qué hace tu propio programa</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="94"/>
+        <location filename="../../desktop/transcript.py" line="95"/>
         <source>No source supports this sentence</source>
         <translation>Ninguna fuente respalda esta frase</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="111"/>
+        <location filename="../../desktop/transcript.py" line="112"/>
         <source>Translating the quotes…</source>
         <translation>Traduciendo las citas…</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="114"/>
+        <location filename="../../desktop/transcript.py" line="115"/>
         <source>Show the quotes in {language}</source>
         <translation>Mostrar las citas en {language}</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="116"/>
+        <location filename="../../desktop/transcript.py" line="117"/>
         <source>The quotes in {language} (translated; the book&apos;s own words are on the chips):</source>
         <translation>Las citas en {language} (traducidas; las palabras del libro están en las etiquetas):</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="127"/>
+        <location filename="../../desktop/transcript.py" line="128"/>
         <source>You:</source>
         <translation>Tú:</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="127"/>
+        <location filename="../../desktop/transcript.py" line="128"/>
         <source>From the book:</source>
         <translation>Del libro:</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="128"/>
+        <location filename="../../desktop/transcript.py" line="129"/>
         <source>Searching your books…</source>
         <translation>Buscando en tus libros…</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="137"/>
+        <location filename="../../desktop/transcript.py" line="138"/>
         <source>Lantern:</source>
         <translation>Lantern:</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="142"/>
+        <location filename="../../desktop/transcript.py" line="143"/>
         <source>Nearest sections:</source>
         <translation>Secciones más cercanas:</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="146"/>
+        <location filename="../../desktop/transcript.py" line="147"/>
         <source>Stopped.</source>
         <translation>Detenido.</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="148"/>
+        <location filename="../../desktop/transcript.py" line="149"/>
         <source>The answer failed.</source>
         <translation>La respuesta falló.</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="153"/>
+        <location filename="../../desktop/transcript.py" line="154"/>
         <source>Quoted from your book (no chat model is loaded).</source>
         <translation>Citado de tu libro (no hay ningún modelo de chat cargado).</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="155"/>
+        <location filename="../../desktop/transcript.py" line="156"/>
         <source>Includes explanation beyond the book.</source>
         <translation>Incluye explicaciones que van más allá del libro.</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="157"/>
+        <location filename="../../desktop/transcript.py" line="158"/>
         <source>Translated into {language} from the {source} answer checked against your book.</source>
         <translation>Traducido al {language} a partir de la respuesta en {source} comprobada con tu libro.</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="160"/>
+        <location filename="../../desktop/transcript.py" line="161"/>
         <source>In {language}:</source>
         <translation>En {language}:</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="175"/>
+        <location filename="../../desktop/transcript.py" line="166"/>
+        <source>Found by keyword search only: {titles} is still being indexed for meaning search.</source>
+        <translation>Encontrado solo por palabras: {titles} aún se está indexando para la búsqueda por significado.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/transcript.py" line="168"/>
+        <source>Found by keyword search only: {titles} are still being indexed for meaning search.</source>
+        <translation>Encontrado solo por palabras: {titles} aún se están indexando para la búsqueda por significado.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/transcript.py" line="179"/>
         <source>Ask a question about your books. Answers cite the chapter, section and page; click a citation to open the page.</source>
         <translation>Haz una pregunta sobre tus libros. Las respuestas citan el capítulo, la sección y la página; haz clic en una cita para abrir la página.</translation>
     </message>

@@ -364,50 +364,75 @@
 <context>
     <name>LibraryModel</name>
     <message>
-        <location filename="../../desktop/library_view.py" line="51"/>
+        <location filename="../../desktop/library_view.py" line="52"/>
         <source>Book / chapter / section</source>
         <translation>Livre / chapitre / section</translation>
     </message>
     <message>
-        <location filename="../../desktop/library_view.py" line="51"/>
+        <location filename="../../desktop/library_view.py" line="52"/>
         <source>Pages</source>
         <translation>Pages</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/library_view.py" line="66"/>
+        <source>{n} pages</source>
+        <translation>{n} pages</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/library_view.py" line="67"/>
+        <source>{n} sections</source>
+        <translation>{n} sections</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/library_view.py" line="68"/>
+        <source>written in {language}</source>
+        <translation>écrit en {language}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/library_view.py" line="71"/>
+        <source>{count} · keyword search only</source>
+        <translation>{count} · recherche par mots seulement</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/library_view.py" line="72"/>
+        <source>Searchable by keyword now; searching by meaning is being built and is used chapter by chapter as it is ready.</source>
+        <translation>Déjà consultable par mots ; la recherche par le sens est en construction et sert chapitre par chapitre dès qu'elle est prête.</translation>
     </message>
 </context>
 <context>
     <name>LibrarySidebar</name>
     <message>
-        <location filename="../../desktop/library_view.py" line="131"/>
+        <location filename="../../desktop/library_view.py" line="134"/>
         <source>Your library is empty</source>
         <translation>Ta bibliothèque est vide</translation>
     </message>
     <message>
-        <location filename="../../desktop/library_view.py" line="133"/>
+        <location filename="../../desktop/library_view.py" line="136"/>
         <source>Drop a textbook here (PDF, EPUB, Markdown, text or HTML), or import one. Everything stays on this computer.</source>
         <translation>Dépose un manuel ici (PDF, EPUB, Markdown, texte ou HTML), ou importes-en un. Tout reste sur cet ordinateur.</translation>
     </message>
     <message>
-        <location filename="../../desktop/library_view.py" line="136"/>
+        <location filename="../../desktop/library_view.py" line="139"/>
         <source>Try the sample book</source>
         <translation>Essayer le livre d&apos;exemple</translation>
     </message>
     <message>
-        <location filename="../../desktop/library_view.py" line="139"/>
+        <location filename="../../desktop/library_view.py" line="142"/>
         <source>Import a book…</source>
         <translation>Importer un livre…</translation>
     </message>
     <message>
-        <location filename="../../desktop/library_view.py" line="192"/>
+        <location filename="../../desktop/library_view.py" line="195"/>
         <source>Open in reader</source>
         <translation>Ouvrir dans le lecteur</translation>
     </message>
     <message>
-        <location filename="../../desktop/library_view.py" line="193"/>
+        <location filename="../../desktop/library_view.py" line="196"/>
         <source>Ask about this book</source>
         <translation>Poser une question sur ce livre</translation>
     </message>
     <message>
-        <location filename="../../desktop/library_view.py" line="196"/>
+        <location filename="../../desktop/library_view.py" line="199"/>
         <source>Remove from library…</source>
         <translation>Retirer de la bibliothèque…</translation>
     </message>
@@ -518,6 +543,36 @@
         <location filename="../../desktop/main_window.py" line="164"/>
         <source>Lantern never uses the network: your books and questions stay here.</source>
         <translation>Lantern n&apos;utilise jamais le réseau : tes livres et tes questions restent ici.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="174"/>
+        <source>Chosen model file: {file}</source>
+        <translation>Fichier de modèle choisi : {file}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="177"/>
+        <source> — unavailable, answers quote the book</source>
+        <translation> — indisponible, les réponses citent le livre</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="179"/>
+        <source>Model: {engine}</source>
+        <translation>Modèle : {engine}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="263"/>
+        <source>Could not find the section “{name}”.</source>
+        <translation>Section « {name} » introuvable.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="352"/>
+        <source>About Lantern</source>
+        <translation>À propos de Lantern</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="353"/>
+        <source>&lt;b&gt;Lantern&lt;/b&gt; — an offline tutor for your own textbooks.&lt;br&gt;Answers cite chapter, section and page. Licensed AGPL-3.0-or-later.</source>
+        <translation>&lt;b&gt;Lantern&lt;/b&gt; — un tuteur hors ligne pour tes propres manuels.&lt;br&gt;Les réponses citent chapitre, section et page. Licence AGPL-3.0-or-later.</translation>
     </message>
 </context>
 <context>
@@ -789,13 +844,13 @@
 <context>
     <name>SourceCards</name>
     <message>
-        <location filename="../../desktop/transcript.py" line="224"/>
-        <location filename="../../desktop/transcript.py" line="236"/>
+        <location filename="../../desktop/transcript.py" line="228"/>
+        <location filename="../../desktop/transcript.py" line="240"/>
         <source>Sources</source>
         <translation>Sources</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="236"/>
+        <location filename="../../desktop/transcript.py" line="240"/>
         <source>Sources — none yet</source>
         <translation>Sources — aucune pour l’instant</translation>
     </message>
@@ -918,44 +973,255 @@
         <translation>écriture des questions avec {model}</translation>
     </message>
     <message>
-        <location filename="../../desktop/study_quiz.py" line="64"/>
+        <location filename="../../desktop/study_quiz.py" line="65"/>
         <source>Take the saved quiz ({n})</source>
         <translation>Faire le quiz enregistré ({n})</translation>
     </message>
     <message>
-        <location filename="../../desktop/study_quiz.py" line="72"/>
+        <location filename="../../desktop/study_quiz.py" line="73"/>
         <source>The quiz saved for this chapter: {n} questions, written by {generator}.</source>
         <translation>Le quiz enregistré pour ce chapitre : {n} questions, écrites par {generator}.</translation>
     </message>
     <message>
-        <location filename="../../desktop/study_quiz.py" line="73"/>
+        <location filename="../../desktop/study_quiz.py" line="74"/>
         <source>The quiz saved for this chapter: {n} questions.</source>
         <translation>Le quiz enregistré pour ce chapitre : {n} questions.</translation>
     </message>
     <message>
-        <location filename="../../desktop/study_quiz.py" line="81"/>
+        <location filename="../../desktop/study_quiz.py" line="82"/>
         <source>{stage} — {done} of {total} ready…</source>
         <translation>{stage} — {done} sur {total} prêtes…</translation>
     </message>
     <message>
-        <location filename="../../desktop/study_quiz.py" line="83"/>
+        <location filename="../../desktop/study_quiz.py" line="84"/>
         <source>{stage}…</source>
         <translation>{stage}…</translation>
     </message>
     <message>
-        <location filename="../../desktop/study_quiz.py" line="87"/>
+        <location filename="../../desktop/study_quiz.py" line="88"/>
         <source>No quiz: {error}</source>
         <translation>Pas de quiz : {error}</translation>
     </message>
     <message>
-        <location filename="../../desktop/study_quiz.py" line="112"/>
+        <location filename="../../desktop/study_quiz.py" line="113"/>
         <source>Question {n} is being written from the book…</source>
         <translation>La question {n} est en cours d&apos;écriture à partir du livre…</translation>
     </message>
     <message>
-        <location filename="../../desktop/study_quiz.py" line="114"/>
+        <location filename="../../desktop/study_quiz.py" line="115"/>
         <source>The first question is being written from the book…</source>
         <translation>La première question est en cours d&apos;écriture à partir du livre…</translation>
+    </message>
+    <message>
+        <location filename="../../core/study/render.py" line="48"/>
+        <source>Chapter {number}: {title}</source>
+        <translation>Chapitre {number} : {title}</translation>
+    </message>
+    <message>
+        <location filename="../../core/study/render.py" line="83"/>
+        <source>True or false</source>
+        <translation>Vrai ou faux</translation>
+    </message>
+    <message>
+        <location filename="../../core/study/render.py" line="84"/>
+        <source>Code</source>
+        <translation>Code</translation>
+    </message>
+    <message>
+        <location filename="../../core/study/render.py" line="84"/>
+        <source>Fill in the blank</source>
+        <translation>Texte à trous</translation>
+    </message>
+    <message>
+        <location filename="../../core/study/render.py" line="85"/>
+        <source>Multiple choice</source>
+        <translation>Choix multiple</translation>
+    </message>
+    <message>
+        <location filename="../../core/study/render.py" line="93"/>
+        <source>Not quite: the answer is {answer}.</source>
+        <translation>Pas tout à fait : la réponse est {answer}.</translation>
+    </message>
+    <message>
+        <location filename="../../core/study/render.py" line="94"/>
+        <source>Right!</source>
+        <translation>Juste !</translation>
+    </message>
+    <message>
+        <location filename="../../core/study/render.py" line="104"/>
+        <source>Your score: {right} of {total}</source>
+        <translation>Ton score : {right} sur {total}</translation>
+    </message>
+    <message>
+        <location filename="../../core/study/render.py" line="106"/>
+        <source>({count} not answered)</source>
+        <translation>({count} sans réponse)</translation>
+    </message>
+    <message>
+        <location filename="../../core/study/render.py" line="109"/>
+        <source>All right.</source>
+        <translation>Tout juste.</translation>
+    </message>
+    <message>
+        <location filename="../../core/study/render.py" line="110"/>
+        <source>The answer:</source>
+        <translation>La réponse :</translation>
+    </message>
+    <message>
+        <location filename="../../core/study/render.py" line="97"/>
+        <location filename="../../core/study/render.py" line="110"/>
+        <source>The book:</source>
+        <translation>Le livre :</translation>
+    </message>
+    <message>
+        <location filename="../../core/study/render.py" line="51"/>
+        <source>You should be able to</source>
+        <translation>Tu devrais savoir</translation>
+    </message>
+    <message>
+        <location filename="../../core/study/render.py" line="63"/>
+        <source>Try this:</source>
+        <translation>Essaie ceci :</translation>
+    </message>
+    <message>
+        <location filename="../../core/study/render.py" line="66"/>
+        <source>Summary</source>
+        <translation>Résumé</translation>
+    </message>
+    <message>
+        <location filename="../../core/study/render.py" line="71"/>
+        <source>Key terms</source>
+        <translation>Termes clés</translation>
+    </message>
+    <message>
+        <location filename="../../core/study/render.py" line="113"/>
+        <source>To review:</source>
+        <translation>À revoir :</translation>
+    </message>
+    <message>
+        <location filename="../../core/study/render.py" line="121"/>
+        <source>Try a longer chapter, or read this one in the Guide tab.</source>
+        <translation>Essaie un chapitre plus long, ou lis celui-ci dans l'onglet Guide.</translation>
+    </message>
+    <message>
+        <location filename="../../core/study/render.py" line="122"/>
+        <source>No questions.</source>
+        <translation>Aucune question.</translation>
+    </message>
+    <message>
+        <location filename="../../core/study/render.py" line="124"/>
+        <source>multiple choice</source>
+        <translation>à choix multiple</translation>
+    </message>
+    <message>
+        <location filename="../../core/study/render.py" line="125"/>
+        <source>true/false</source>
+        <translation>vrai/faux</translation>
+    </message>
+    <message>
+        <location filename="../../core/study/render.py" line="126"/>
+        <source>code</source>
+        <translation>de code</translation>
+    </message>
+    <message>
+        <location filename="../../core/study/render.py" line="126"/>
+        <source>fill in the blank</source>
+        <translation>à trous</translation>
+    </message>
+    <message>
+        <location filename="../../core/study/render.py" line="128"/>
+        <source>{n} question</source>
+        <translation>{n} question</translation>
+    </message>
+    <message>
+        <location filename="../../core/study/render.py" line="129"/>
+        <source>{n} questions</source>
+        <translation>{n} questions</translation>
+    </message>
+    <message>
+        <location filename="../../core/study/render.py" line="130"/>
+        <source>{count} ({kinds}), every answer checked against the book</source>
+        <translation>{count} ({kinds}), chaque réponse vérifiée dans le livre</translation>
+    </message>
+    <message>
+        <location filename="../../core/study/render.py" line="132"/>
+        <source>, in {seconds} s</source>
+        <translation>, en {seconds} s</translation>
+    </message>
+    <message>
+        <location filename="../../core/study/render.py" line="144"/>
+        <source>made from the book&apos;s text; the answer is the book&apos;s</source>
+        <translation>tiré du texte du livre ; la réponse est celle du livre</translation>
+    </message>
+    <message>
+        <location filename="../../core/study/render.py" line="145"/>
+        <source>the book&apos;s exercise (the book prints its answer)</source>
+        <translation>exercice du livre (le livre donne sa réponse)</translation>
+    </message>
+    <message>
+        <location filename="../../core/study/render.py" line="146"/>
+        <source>the book&apos;s exercise</source>
+        <translation>exercice du livre</translation>
+    </message>
+    <message>
+        <location filename="../../core/study/render.py" line="161"/>
+        <source>Correct</source>
+        <translation>Juste</translation>
+    </message>
+    <message>
+        <location filename="../../core/study/render.py" line="161"/>
+        <source>Partly</source>
+        <translation>En partie</translation>
+    </message>
+    <message>
+        <location filename="../../core/study/render.py" line="162"/>
+        <source>Incorrect</source>
+        <translation>Faux</translation>
+    </message>
+    <message>
+        <location filename="../../core/study/render.py" line="162"/>
+        <source>Unchecked</source>
+        <translation>Non vérifié</translation>
+    </message>
+    <message>
+        <location filename="../../core/study/render.py" line="170"/>
+        <source>No practice in chapter {chapter}.</source>
+        <translation>Pas d'exercices pour le chapitre {chapter}.</translation>
+    </message>
+    <message>
+        <location filename="../../core/study/render.py" line="171"/>
+        <source>{n} item</source>
+        <translation>{n} exercice</translation>
+    </message>
+    <message>
+        <location filename="../../core/study/render.py" line="171"/>
+        <source>{n} items</source>
+        <translation>{n} exercices</translation>
+    </message>
+    <message>
+        <location filename="../../core/study/render.py" line="173"/>
+        <source>Chapter {chapter} has no exercises, so here is {items} made from its text; every answer is the book&apos;s own.</source>
+        <translation>Le chapitre {chapter} n'a pas d'exercices : voici {items} tiré de son texte ; chaque réponse est celle du livre.</translation>
+    </message>
+    <message>
+        <location filename="../../core/study/render.py" line="175"/>
+        <source>Chapter {chapter} has no exercises, so here are {items} made from its text; every answer is the book&apos;s own.</source>
+        <translation>Le chapitre {chapter} n'a pas d'exercices : voici {items} tirés de son texte ; chaque réponse est celle du livre.</translation>
+    </message>
+    <message>
+        <location filename="../../core/study/render.py" line="177"/>
+        <source>{n} exercise from the book</source>
+        <translation>{n} exercice du livre</translation>
+    </message>
+    <message>
+        <location filename="../../core/study/render.py" line="178"/>
+        <source>{n} exercises from the book</source>
+        <translation>{n} exercices du livre</translation>
+    </message>
+    <message>
+        <location filename="../../core/study/render.py" line="180"/>
+        <source>{items} made from its text, answers from the book</source>
+        <translation>{items} tirés de son texte, réponses du livre</translation>
     </message>
 </context>
 <context>
@@ -1011,132 +1277,132 @@
         <translation>Il n&apos;a pas d&apos;exercices, et {size} : trop peu pour s&apos;exercer.</translation>
     </message>
     <message>
-        <location filename="../../desktop/study.py" line="239"/>
+        <location filename="../../desktop/study.py" line="240"/>
         <source>Nothing to practise in this chapter. Try the next chapter, or ask the tutor about it in the Chat tab.</source>
         <translation>Rien à travailler dans ce chapitre. Essaie le chapitre suivant, ou interroge le tuteur à son sujet dans l&apos;onglet Discussion.</translation>
     </message>
     <message>
-        <location filename="../../desktop/study.py" line="260"/>
+        <location filename="../../desktop/study.py" line="261"/>
         <source>Type your answer first, then check it against the book.</source>
         <translation>Écris d&apos;abord ta réponse, puis vérifie-la dans le livre.</translation>
     </message>
     <message>
-        <location filename="../../desktop/study.py" line="263"/>
+        <location filename="../../desktop/study.py" line="264"/>
         <source>Checking your answer against the book…</source>
         <translation>Vérification de ta réponse dans le livre…</translation>
     </message>
     <message>
-        <location filename="../../desktop/study.py" line="291"/>
+        <location filename="../../desktop/study.py" line="293"/>
         <source>Practice like {label}; change the chapter to see all again.</source>
         <translation>Exercices similaires à {label} ; change de chapitre pour tout revoir.</translation>
     </message>
     <message>
-        <location filename="../../desktop/study.py" line="299"/>
+        <location filename="../../desktop/study.py" line="301"/>
         <source>Making cards from chapter {chapter}…</source>
         <translation>Création des cartes du chapitre {chapter}…</translation>
     </message>
     <message>
-        <location filename="../../desktop/study.py" line="312"/>
+        <location filename="../../desktop/study.py" line="314"/>
         <source>1 card</source>
         <translation>1 carte</translation>
     </message>
     <message>
-        <location filename="../../desktop/study.py" line="312"/>
+        <location filename="../../desktop/study.py" line="314"/>
         <source>{n} cards</source>
         <translation>{n} cartes</translation>
     </message>
     <message>
-        <location filename="../../desktop/study.py" line="324"/>
+        <location filename="../../desktop/study.py" line="326"/>
         <source>{cards} to review ({total} in this chapter); the back of each is the book&apos;s own words, “Open its page” shows where.</source>
         <translation>À réviser : {cards} ({total} dans ce chapitre) ; le verso de chacune reprend les mots du livre, « Ouvrir sa page » montre où.</translation>
     </message>
     <message>
-        <location filename="../../desktop/study.py" line="326"/>
+        <location filename="../../desktop/study.py" line="328"/>
         <source>{cards} due ({total} in this chapter); the back of each is the book&apos;s own words, “Open its page” shows where.</source>
         <translation>À revoir maintenant : {cards} ({total} dans ce chapitre) ; le verso de chacune reprend les mots du livre, « Ouvrir sa page » montre où.</translation>
     </message>
     <message>
-        <location filename="../../desktop/study.py" line="332"/>
+        <location filename="../../desktop/study.py" line="334"/>
         <source>No cards due: all {cards} of this chapter are scheduled (next on {date}).</source>
         <translation>Aucune carte à revoir : toutes celles de ce chapitre ({cards}) sont planifiées (prochaine le {date}).</translation>
     </message>
     <message>
-        <location filename="../../desktop/study.py" line="333"/>
+        <location filename="../../desktop/study.py" line="335"/>
         <source>No cards due: all {cards} of this chapter are scheduled.</source>
         <translation>Aucune carte à revoir : toutes celles de ce chapitre ({cards}) sont planifiées.</translation>
     </message>
     <message>
-        <location filename="../../desktop/study.py" line="335"/>
+        <location filename="../../desktop/study.py" line="337"/>
         <source>Nothing to review now.</source>
         <translation>Rien à réviser pour l&apos;instant.</translation>
     </message>
     <message>
-        <location filename="../../desktop/study.py" line="337"/>
+        <location filename="../../desktop/study.py" line="339"/>
         <source>No cards: this chapter has no definitions, key terms or code examples to make cards from. Try the next chapter or the Guide.</source>
         <translation>Pas de cartes : ce chapitre n&apos;a ni définitions, ni termes clés, ni exemples de code pour en faire. Essaie le chapitre suivant ou le Guide.</translation>
     </message>
     <message>
-        <location filename="../../desktop/study.py" line="366"/>
+        <location filename="../../desktop/study.py" line="368"/>
         <source>Export cards</source>
         <translation>Exporter les cartes</translation>
     </message>
     <message>
-        <location filename="../../desktop/study.py" line="367"/>
+        <location filename="../../desktop/study.py" line="369"/>
         <source>Anki package (*.apkg);;CSV (*.csv)</source>
         <translation>Paquet Anki (*.apkg);;CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../../desktop/study.py" line="378"/>
+        <location filename="../../desktop/study.py" line="380"/>
         <source>Exported {cards} to {path} (book, chapter, section and page as fields and tags)</source>
         <translation>Export terminé : {cards} dans {path} (livre, chapitre, section et page comme champs et étiquettes)</translation>
     </message>
     <message>
-        <location filename="../../desktop/study.py" line="388"/>
+        <location filename="../../desktop/study.py" line="390"/>
         <source>This book has no numbered chapters.</source>
         <translation>Ce livre n&apos;a pas de chapitres numérotés.</translation>
     </message>
     <message>
-        <location filename="../../desktop/study.py" line="390"/>
+        <location filename="../../desktop/study.py" line="392"/>
         <source>Choosing the key sentences of chapter {chapter}…</source>
         <translation>Choix des phrases clés du chapitre {chapter}…</translation>
     </message>
     <message>
-        <location filename="../../desktop/study.py" line="400"/>
+        <location filename="../../desktop/study.py" line="402"/>
         <source>This chapter has no sentences that read well on their own; open it in the reader instead.</source>
         <translation>Ce chapitre n&apos;a pas de phrases qui se lisent bien seules ; ouvre-le plutôt dans le lecteur.</translation>
     </message>
     <message>
-        <location filename="../../desktop/study.py" line="403"/>
+        <location filename="../../desktop/study.py" line="405"/>
         <source>{sections}, {sentences} and {terms} — all in the book&apos;s own words; click a page to read it, “Try this” to practise.</source>
         <translation>{sections}, {sentences} et {terms} — tout avec les mots du livre ; clique sur une page pour la lire, sur « Try this » pour t&apos;exercer.</translation>
     </message>
     <message>
-        <location filename="../../desktop/study.py" line="405"/>
+        <location filename="../../desktop/study.py" line="407"/>
         <source>1 section</source>
         <translation>1 section</translation>
     </message>
     <message>
-        <location filename="../../desktop/study.py" line="405"/>
+        <location filename="../../desktop/study.py" line="407"/>
         <source>{n} sections</source>
         <translation>{n} sections</translation>
     </message>
     <message>
-        <location filename="../../desktop/study.py" line="406"/>
+        <location filename="../../desktop/study.py" line="408"/>
         <source>1 key sentence</source>
         <translation>1 phrase clé</translation>
     </message>
     <message>
-        <location filename="../../desktop/study.py" line="406"/>
+        <location filename="../../desktop/study.py" line="408"/>
         <source>{n} key sentences</source>
         <translation>{n} phrases clés</translation>
     </message>
     <message>
-        <location filename="../../desktop/study.py" line="407"/>
+        <location filename="../../desktop/study.py" line="409"/>
         <source>1 key term</source>
         <translation>1 terme clé</translation>
     </message>
     <message>
-        <location filename="../../desktop/study.py" line="407"/>
+        <location filename="../../desktop/study.py" line="409"/>
         <source>{n} key terms</source>
         <translation>{n} termes clés</translation>
     </message>
@@ -1144,117 +1410,132 @@
 <context>
     <name>Transcript</name>
     <message>
-        <location filename="../../desktop/transcript.py" line="70"/>
+        <location filename="../../desktop/transcript.py" line="57"/>
+        <source>Source {n} was not provided</source>
+        <translation>La source {n} n'a pas été fournie</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/transcript.py" line="71"/>
         <source>English</source>
         <translation>anglais</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="71"/>
+        <location filename="../../desktop/transcript.py" line="72"/>
         <source>Spanish</source>
         <translation>espagnol</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="71"/>
+        <location filename="../../desktop/transcript.py" line="72"/>
         <source>French</source>
         <translation>français</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="72"/>
+        <location filename="../../desktop/transcript.py" line="73"/>
         <source>German</source>
         <translation>allemand</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="72"/>
+        <location filename="../../desktop/transcript.py" line="73"/>
         <source>Portuguese</source>
         <translation>portugais</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="73"/>
+        <location filename="../../desktop/transcript.py" line="74"/>
         <source>Chinese</source>
         <translation>chinois</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="92"/>
+        <location filename="../../desktop/transcript.py" line="93"/>
         <source>Your book cannot say what your own program does</source>
         <translation>Ton livre ne peut pas dire ce que fait ton propre programme</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="94"/>
+        <location filename="../../desktop/transcript.py" line="95"/>
         <source>No source supports this sentence</source>
         <translation>Aucune source n&apos;appuie cette phrase</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="111"/>
+        <location filename="../../desktop/transcript.py" line="112"/>
         <source>Translating the quotes…</source>
         <translation>Traduction des citations…</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="114"/>
+        <location filename="../../desktop/transcript.py" line="115"/>
         <source>Show the quotes in {language}</source>
         <translation>Afficher les citations en {language}</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="116"/>
+        <location filename="../../desktop/transcript.py" line="117"/>
         <source>The quotes in {language} (translated; the book&apos;s own words are on the chips):</source>
         <translation>Les citations en {language} (traduites ; les mots du livre sont sur les pastilles) :</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="127"/>
+        <location filename="../../desktop/transcript.py" line="128"/>
         <source>You:</source>
         <translation>Toi :</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="127"/>
+        <location filename="../../desktop/transcript.py" line="128"/>
         <source>From the book:</source>
         <translation>D&apos;après le livre :</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="128"/>
+        <location filename="../../desktop/transcript.py" line="129"/>
         <source>Searching your books…</source>
         <translation>Recherche dans tes livres…</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="137"/>
+        <location filename="../../desktop/transcript.py" line="138"/>
         <source>Lantern:</source>
         <translation>Lantern :</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="142"/>
+        <location filename="../../desktop/transcript.py" line="143"/>
         <source>Nearest sections:</source>
         <translation>Sections les plus proches :</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="146"/>
+        <location filename="../../desktop/transcript.py" line="147"/>
         <source>Stopped.</source>
         <translation>Arrêté.</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="148"/>
+        <location filename="../../desktop/transcript.py" line="149"/>
         <source>The answer failed.</source>
         <translation>La réponse a échoué.</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="153"/>
+        <location filename="../../desktop/transcript.py" line="154"/>
         <source>Quoted from your book (no chat model is loaded).</source>
         <translation>Cité de ton livre (aucun modèle de discussion n&apos;est chargé).</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="155"/>
+        <location filename="../../desktop/transcript.py" line="156"/>
         <source>Includes explanation beyond the book.</source>
         <translation>Contient des explications qui vont au-delà du livre.</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="157"/>
+        <location filename="../../desktop/transcript.py" line="158"/>
         <source>Translated into {language} from the {source} answer checked against your book.</source>
         <translation>Traduit en {language} à partir de la réponse en {source} vérifiée dans ton livre.</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="160"/>
+        <location filename="../../desktop/transcript.py" line="161"/>
         <source>In {language}:</source>
         <translation>En {language} :</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="175"/>
+        <location filename="../../desktop/transcript.py" line="166"/>
+        <source>Found by keyword search only: {titles} is still being indexed for meaning search.</source>
+        <translation>Trouvé par mots seulement : {titles} est encore en cours d'indexation pour la recherche par le sens.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/transcript.py" line="168"/>
+        <source>Found by keyword search only: {titles} are still being indexed for meaning search.</source>
+        <translation>Trouvé par mots seulement : {titles} sont encore en cours d'indexation pour la recherche par le sens.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/transcript.py" line="179"/>
         <source>Ask a question about your books. Answers cite the chapter, section and page; click a citation to open the page.</source>
         <translation>Pose une question sur tes livres. Les réponses citent le chapitre, la section et la page ; clique sur une citation pour ouvrir la page.</translation>
     </message>

@@ -39,3 +39,15 @@ def test_the_score_reviews_each_miss_with_the_books_sentence_and_page():
     assert review.startswith("<b>Your score: 1 of 3</b> (1 not answered). To review:")
     assert "moral norms" in review and "Mores are moral norms." in review and "3.2 Norms, p. 65" in review
     assert "What are folkways?" not in review
+
+
+def test_the_interface_words_follow_the_translator_and_the_books_words_do_not():
+    from core.study.models import QuestionType, QuizQuestion, SourceRef
+    ref = SourceRef(3, "b", "3", "3.2", "Norms", 7, "65")
+    q = QuizQuestion("What are mores?", ("a", "b"), "moral norms", ref, "", "Mores are moral norms.",
+                     QuestionType.MULTIPLE_CHOICE)
+    marked = lambda _context, text: f"«{text}»"  # noqa: E731  (a stand-in translator: shows what it translated)
+    review = score_html([(q, False)], 1, marked)
+    assert review.startswith("<b>«Your score: 0 of 1»</b>. «To review:»")
+    assert "«The answer:» <b>moral norms</b>" in review and "<i>Mores are moral norms.</i>" in review  # the book's own
+    assert practice_summary(2, 0, "7", translate=marked) == "«2 exercises from the book»."
