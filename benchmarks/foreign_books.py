@@ -16,6 +16,8 @@ translated into French, German and Spanish, with key terms per language and a go
 * answers end to end (``--answers N`` questions): declined, key-term recall (the book's language's keys; for an
   English question the English keys, the answer being translated back), and whether the answer is written in the
   language asked;
+* near-domain questions the book does not answer (``debian-reference-offbook.jsonl``, 12, in each language):
+  the share declined end to end (``--offbook``), in the book's language;
 * search p50 (``Library.find``) and import time (``--import``).
 
 The load average is printed with every book: on a shared 2-core machine it moves latency a lot.
@@ -49,6 +51,7 @@ from core.models import SearchMode  # noqa: E402
 from core.retrieval.retriever import RetrievalConfig  # noqa: E402
 
 DATA = REPO / "benchmarks" / "data" / "foreign-books" / "debian-reference.jsonl"
+OFFBOOK = DATA.with_name("debian-reference-offbook.jsonl")
 LANGS = ("en", "fr", "de", "es")
 PDF = "usr/share/debian-reference/debian-reference.{lang}.pdf"  # inside the extracted .deb
 SEARCHES = {"keyword": SearchMode.KEYWORD, "dense": SearchMode.VECTOR}
@@ -143,6 +146,20 @@ def answers(tutor: Tutor, lang: str, questions: list[dict], n: int) -> tuple[dic
     return summary, rows
 
 
+def offbook(tutor: Tutor, lang: str, questions: list[dict]) -> tuple[dict, list]:
+    """Near-domain questions the book does not answer, asked end to end in the book's language: declined?"""
+    book_id = tutor.library.books()[0].id
+    rows = []
+    for q in questions:
+        answer, _ = ask_once(tutor, q[lang], book_id=book_id)
+        rows.append({"id": q["id"], "book": lang, "offbook": True, "question": q[lang], "answer": answer.text,
+                     "refused": answer.refused, "greyed": len(answer.unsupported),
+                     "all_greyed": bool(answer.text) and not answer.refused and not answer.supported})
+        print(f"    {lang} off {q['id']} refused {answer.refused!s:5} {answer.text[:100]!r}  [{load()}]", flush=True)
+    return {"n": len(rows), "declined": _share(r["refused"] for r in rows),
+            "declined_or_all_greyed": _share(r["refused"] or r["all_greyed"] for r in rows)}, rows
+
+
 def import_books(debs: Path, libs: Path, langs: list[str]) -> dict:
     """Import each language's PDF into ``<libs>/dr-<lang>``: seconds per book, and the part of it the Snowball
     stems take (stemming every chunk again, as the import did)."""
@@ -172,7 +189,7 @@ def _p50(values: list[float]) -> float | None:
 
 def table(report: dict) -> str:
     lines = ["| book | Hit@5 keyword: porter → + Snowball | dense | app search: porter → + Snowball | English "
-             "question: as asked → translated | declined | search p50 |", "|---|---|---|---|---|---|---|"]
+             "question: as asked → translated | declined by coverage | search p50 |", "|---|---|---|---|---|---|---|"]
     for lang, row in report["books"].items():
         r, b = row.get("retrieval"), row.get("baseline")
         if not r:
@@ -180,6 +197,19 @@ def table(report: dict) -> str:
         english = "—" if lang == ENGLISH else f"{_f(r['english_as_asked'])} → {_f(r['english_translated'])}"
         lines.append(f"| dr-{lang} | {_f(b['keyword'])} → {_f(r['keyword'])} | {_f(r['dense'])} | {_f(b['app'])} → "
                      f"{_f(r['app'])} | {english} | {_f(r['declined'])} | {r['search_ms_p50']} ms |")
+    return "\n".join(lines)
+
+
+def answers_table(report: dict) -> str:
+    lines = ["| book | asked in | answers | declined | key-term recall | answered in the language asked | whole answer "
+             "p50 | near-domain declined (or wholly greyed) |", "|---|---|---|---|---|---|---|---|"]
+    for lang, row in report["books"].items():
+        off = row.get("offbook")
+        for asked_in, a in row.get("answers", {}).items():
+            ms = a["whole_answer_ms_p50"]
+            near = f"{_f(off['declined'])} ({_f(off['declined_or_all_greyed'])})" if off and asked_in == lang else "—"
+            lines.append(f"| dr-{lang} | {asked_in} | {a['n']} | {_f(a['declined'])} | {_f(a['key_term_recall'])} | "
+                         f"{_f(a['in_language_asked'])} | {'—' if ms is None else f'{ms / 1000:.1f} s'} | {near} |")
     return "\n".join(lines)
 
 
@@ -195,6 +225,7 @@ def main() -> int:
                     "(<dir>/<lang>/usr/share/...)")
     ap.add_argument("--model", default="qwen2.5-coder-1.5b")
     ap.add_argument("--answers", type=int, default=6, help="questions answered end to end per book (0: none)")
+    ap.add_argument("--offbook", action="store_true", help="also ask the near-domain questions end to end")
     ap.add_argument("--out", type=Path)
     args = ap.parse_args()
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
@@ -219,6 +250,10 @@ def main() -> int:
                 row["answers"], rows = answers(tutor, lang, questions, args.answers)
                 report["rows"] += rows
                 print(f"dr-{lang} answers {json.dumps(row['answers'])}  [{load()}]", flush=True)
+            if args.offbook:
+                row["offbook"], rows = offbook(tutor, lang, load_jsonl(OFFBOOK))
+                report["rows"] += rows
+                print(f"dr-{lang} offbook {json.dumps(row['offbook'])}  [{load()}]", flush=True)
             lib.close()
             if args.out:
                 args.out.write_text(json.dumps(report, indent=1, ensure_ascii=False), encoding="utf-8")
@@ -226,6 +261,7 @@ def main() -> int:
         model.close()
     report["load_end"] = os.getloadavg()
     print(table(report))
+    print(answers_table(report))
     if args.out:
         args.out.write_text(json.dumps(report, indent=1, ensure_ascii=False), encoding="utf-8")
     return 0
