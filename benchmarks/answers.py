@@ -36,7 +36,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from benchmarks.common import BENCH, DEV_BOOKS, book_library, load, load_jsonl  # noqa: E402
+from benchmarks.common import BENCH, DEV_BOOKS, book_library, fmt, load, load_jsonl  # noqa: E402
 
 from core.answer.preparation import AnswerSettings  # noqa: E402
 from core.answer.tutor import Tutor  # noqa: E402
@@ -182,20 +182,16 @@ def table(report: dict) -> str:
             a, mc, r, pa = row["answers"], row.get("multiple_choice"), row.get("refusal"), row.get("paraphrased")
             read = "—" if a.get("key_read_share") is None else f"{a['key_read_share']:.2f}"
             recall = "—" if a.get("key_term_recall") is None else \
-                f"{a['key_term_recall']:.2f} ({_f(a.get('key_term_recall_where_read'))})"
-            para = f"{_f(pa.get('key_read_share'))} / {_f(pa.get('key_term_recall'))}" if pa else "—"
+                f"{a['key_term_recall']:.2f} ({fmt(a.get('key_term_recall_where_read'))})"
+            para = f"{fmt(pa.get('key_read_share'))} / {fmt(pa.get('key_term_recall'))}" if pa else "—"
             choice = f"{mc['accuracy_with_book']:.2f} / {mc['accuracy_without_book']:.2f} ({mc['questions']})" \
                 if mc else "—"
-            refused = (f"{r['recall']:.2f} ({_f(r.get('paraphrased_recall'))}) / {r['in_book_declined_rate']:.2f}"
+            refused = (f"{r['recall']:.2f} ({fmt(r.get('paraphrased_recall'))}) / {r['in_book_declined_rate']:.2f}"
                        if r else "")
             lines.append(f"| {book} | {model} | {read} | {recall} | {para} | {choice} | "
                          f"{a['answers_citing_gold_pages']:.2f} | {a['refused']}/{a['questions']} | {refused} | "
                          f"{a['first_token_p50_ms'] / 1000:.1f} s / {a['total_p50_ms'] / 1000:.1f} s |")
     return "\n".join(lines)
-
-
-def _f(x: float | None) -> str:
-    return "—" if x is None else f"{x:.2f}"
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import statistics
 from pathlib import Path
 
 from core.library import Library
@@ -45,3 +46,19 @@ def load_jsonl(path: Path) -> list[dict]:
     """The records of a JSON Lines file."""
     with open(path, encoding="utf-8") as fh:
         return [json.loads(line) for line in fh if line.strip()]
+
+
+def share(flags) -> float | None:
+    """The share of true ``flags`` (3 decimals); None for none."""
+    flags = list(flags)
+    return round(sum(map(bool, flags)) / len(flags), 3) if flags else None
+
+
+def p50(values: list[float]) -> float | None:
+    """The median of ``values`` (1 decimal); None for none."""
+    return round(statistics.median(values), 1) if values else None
+
+
+def fmt(x: float | None) -> str:
+    """A share for a table: ".83", or "—" when there is none."""
+    return "—" if x is None else f"{x:.2f}"

@@ -36,7 +36,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from benchmarks.common import load, load_jsonl  # noqa: E402
+from benchmarks.common import fmt, load, load_jsonl, p50, share  # noqa: E402
 
 from core.answer.language import ENGLISH, untranslated  # noqa: E402
 from core.answer.multilingual import chat_with, translate_question  # noqa: E402
@@ -84,7 +84,7 @@ def baseline(root: Path, lang: str, questions: list[dict]) -> dict:
                  "app": hit5(lib.find(q[lang], 5, book_id=book_id), q["section"])} for q in questions]
     finally:
         lib.close()
-    return {name: _share(r[name] for r in rows) for name in ("keyword", "app")}
+    return {name: share(r[name] for r in rows) for name in ("keyword", "app")}
 
 
 def retrieval(tutor: Tutor, lang: str, questions: list[dict]) -> tuple[dict, list]:
@@ -111,11 +111,11 @@ def retrieval(tutor: Tutor, lang: str, questions: list[dict]) -> tuple[dict, lis
             row["english_translated"] = hit5(lib.find(asked, 5, book_id=book_id), q["section"])
             row["english_asked_as"] = asked
         rows.append(row)
-    summary = {name: _share(r[name] for r in rows if name in r)
+    summary = {name: share(r[name] for r in rows if name in r)
                for name in ("keyword", "dense", "app", "declined", "taken_as_book_language", "english_as_asked",
                             "english_translated", "english_taken_as_english")}
-    summary["search_ms_p50"] = _p50([r["app_ms"] for r in rows])
-    summary["translate_ms_p50"] = _p50([r["translate_ms"] for r in rows if "translate_ms" in r])
+    summary["search_ms_p50"] = p50([r["app_ms"] for r in rows])
+    summary["translate_ms_p50"] = p50([r["translate_ms"] for r in rows if "translate_ms" in r])
     return summary, rows
 
 
@@ -139,10 +139,10 @@ def answers(tutor: Tutor, lang: str, questions: list[dict], n: int) -> tuple[dic
     summary = {}
     for asked_in in dict.fromkeys((lang, ENGLISH)):
         sel = [r for r in rows if r["asked_in"] == asked_in]
-        summary[asked_in] = {"n": len(sel), "declined": _share(r["refused"] for r in sel),
+        summary[asked_in] = {"n": len(sel), "declined": share(r["refused"] for r in sel),
                              "key_term_recall": round(statistics.fmean(r["recall"] for r in sel), 3),
-                             "in_language_asked": _share(r["language"] == asked_in for r in sel if not r["refused"]),
-                             "whole_answer_ms_p50": _p50([r["total_ms"] for r in sel if r["total_ms"]])}
+                             "in_language_asked": share(r["language"] == asked_in for r in sel if not r["refused"]),
+                             "whole_answer_ms_p50": p50([r["total_ms"] for r in sel if r["total_ms"]])}
     return summary, rows
 
 
@@ -156,8 +156,8 @@ def offbook(tutor: Tutor, lang: str, questions: list[dict]) -> tuple[dict, list]
                      "refused": answer.refused, "greyed": len(answer.unsupported),
                      "all_greyed": bool(answer.text) and not answer.refused and not answer.supported})
         print(f"    {lang} off {q['id']} refused {answer.refused!s:5} {answer.text[:100]!r}  [{load()}]", flush=True)
-    return {"n": len(rows), "declined": _share(r["refused"] for r in rows),
-            "declined_or_all_greyed": _share(r["refused"] or r["all_greyed"] for r in rows)}, rows
+    return {"n": len(rows), "declined": share(r["refused"] for r in rows),
+            "declined_or_all_greyed": share(r["refused"] or r["all_greyed"] for r in rows)}, rows
 
 
 def import_books(debs: Path, libs: Path, langs: list[str]) -> dict:
@@ -178,15 +178,6 @@ def import_books(debs: Path, libs: Path, langs: list[str]) -> dict:
     return seconds
 
 
-def _share(flags) -> float | None:
-    flags = list(flags)
-    return round(sum(map(bool, flags)) / len(flags), 3) if flags else None
-
-
-def _p50(values: list[float]) -> float | None:
-    return round(statistics.median(values), 1) if values else None
-
-
 def table(report: dict) -> str:
     lines = ["| book | Hit@5 keyword: porter → + Snowball | dense | app search: porter → + Snowball | English "
              "question: as asked → translated | declined by coverage | search p50 |", "|---|---|---|---|---|---|---|"]
@@ -194,9 +185,9 @@ def table(report: dict) -> str:
         r, b = row.get("retrieval"), row.get("baseline")
         if not r:
             continue
-        english = "—" if lang == ENGLISH else f"{_f(r['english_as_asked'])} → {_f(r['english_translated'])}"
-        lines.append(f"| dr-{lang} | {_f(b['keyword'])} → {_f(r['keyword'])} | {_f(r['dense'])} | {_f(b['app'])} → "
-                     f"{_f(r['app'])} | {english} | {_f(r['declined'])} | {r['search_ms_p50']} ms |")
+        english = "—" if lang == ENGLISH else f"{fmt(r['english_as_asked'])} → {fmt(r['english_translated'])}"
+        lines.append(f"| dr-{lang} | {fmt(b['keyword'])} → {fmt(r['keyword'])} | {fmt(r['dense'])} | {fmt(b['app'])} → "
+                     f"{fmt(r['app'])} | {english} | {fmt(r['declined'])} | {r['search_ms_p50']} ms |")
     return "\n".join(lines)
 
 
@@ -207,14 +198,10 @@ def answers_table(report: dict) -> str:
         off = row.get("offbook")
         for asked_in, a in row.get("answers", {}).items():
             ms = a["whole_answer_ms_p50"]
-            near = f"{_f(off['declined'])} ({_f(off['declined_or_all_greyed'])})" if off and asked_in == lang else "—"
-            lines.append(f"| dr-{lang} | {asked_in} | {a['n']} | {_f(a['declined'])} | {_f(a['key_term_recall'])} | "
-                         f"{_f(a['in_language_asked'])} | {'—' if ms is None else f'{ms / 1000:.1f} s'} | {near} |")
+            near = f"{fmt(off['declined'])} ({fmt(off['declined_or_all_greyed'])})" if off and asked_in == lang else "—"
+            lines.append(f"| dr-{lang} | {asked_in} | {a['n']} | {fmt(a['declined'])} | {fmt(a['key_term_recall'])} | "
+                         f"{fmt(a['in_language_asked'])} | {'—' if ms is None else f'{ms / 1000:.1f} s'} | {near} |")
     return "\n".join(lines)
-
-
-def _f(x: float | None) -> str:
-    return "—" if x is None else f"{x:.2f}"
 
 
 def main() -> int:

@@ -32,7 +32,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from benchmarks.common import BENCH, DEV_BOOKS, book_library, load, load_jsonl  # noqa: E402
+from benchmarks.common import BENCH, DEV_BOOKS, book_library, fmt, load, load_jsonl, p50, share  # noqa: E402
 
 from core.answer.language import ENGLISH, LANGUAGES, untranslated  # noqa: E402
 from core.answer.multilingual import chat_with, translate_question  # noqa: E402
@@ -86,14 +86,14 @@ def retrieval(tutor: Tutor, book_id: str, questions: list, foreign: dict) -> tup
         for mode in MODES:
             sel = [r for r in rows if r["lang"] == lang and r["mode"] == mode]
             if sel:
-                summary[f"{lang} · {mode}"] = {"n": len(sel), "hit@5": _share(r["hit5"] for r in sel),
-                                               "declined": _share(r["declined"] for r in sel
+                summary[f"{lang} · {mode}"] = {"n": len(sel), "hit@5": share(r["hit5"] for r in sel),
+                                               "declined": share(r["declined"] for r in sel
                                                                   if r["declined"] is not None)}
     english_rows = [r for r in rows if r["mode"] == "english"]
     foreign_rows = [r for r in rows if r["mode"] == "translated"]
-    summary["detected"] = {"foreign_as_foreign": _share(r["taken_as"] == r["lang"] for r in foreign_rows),
-                           "english_as_english": _share(r["taken_as"] == ENGLISH for r in english_rows),
-                           "detect_ms_p50": _p50(detect_ms), "translate_ms_p50": _p50(translate_ms)}
+    summary["detected"] = {"foreign_as_foreign": share(r["taken_as"] == r["lang"] for r in foreign_rows),
+                           "english_as_english": share(r["taken_as"] == ENGLISH for r in english_rows),
+                           "detect_ms_p50": p50(detect_ms), "translate_ms_p50": p50(translate_ms)}
     return summary, rows
 
 
@@ -129,20 +129,11 @@ def answers(tutor: Tutor, book_id: str, questions: list, foreign: dict, keys: di
     for lang in (ENGLISH, *LANGUAGES):
         sel = [r for r in rows if r["lang"] == lang]
         scored = [r["recall"] for r in sel if r["recall"] is not None]
-        summary[lang] = {"n": len(sel), "declined": _share(r["refused"] for r in sel),
+        summary[lang] = {"n": len(sel), "declined": share(r["refused"] for r in sel),
                          "key_term_recall": round(statistics.fmean(scored), 3) if scored else None,
-                         "in_language": _share(r["language"] == lang for r in sel if not r["refused"]),
-                         "whole_answer_ms_p50": _p50([r["total_ms"] for r in sel if r["total_ms"]])}
+                         "in_language": share(r["language"] == lang for r in sel if not r["refused"]),
+                         "whole_answer_ms_p50": p50([r["total_ms"] for r in sel if r["total_ms"]])}
     return summary, rows
-
-
-def _share(flags) -> float | None:
-    flags = list(flags)
-    return round(sum(map(bool, flags)) / len(flags), 3) if flags else None
-
-
-def _p50(values: list[float]) -> float | None:
-    return round(statistics.median(values), 1) if values else None
 
 
 def table(report: dict) -> str:
@@ -156,8 +147,8 @@ def table(report: dict) -> str:
         for lang in LANGUAGES:
             asked, tr = r[f"{lang} · as asked"], r[f"{lang} · translated"]
             ans = a.get(lang)
-            answered = (f"{ans['declined']:.2f} / {_f(ans['key_term_recall'])} ({a[ENGLISH]['declined']:.2f} / "
-                        f"{_f(a[ENGLISH]['key_term_recall'])})") if ans else "—"
+            answered = (f"{ans['declined']:.2f} / {fmt(ans['key_term_recall'])} ({a[ENGLISH]['declined']:.2f} / "
+                        f"{fmt(a[ENGLISH]['key_term_recall'])})") if ans else "—"
             lines.append(f"| {book} | {lang} | {asked['hit@5']:.2f} → {tr['hit@5']:.2f} ({en['hit@5']:.2f}) | "
                          f"{tr['declined']:.2f} ({en['declined']:.2f}) | {answered} |")
     return "\n".join(lines)
@@ -170,13 +161,9 @@ def answers_table(report: dict) -> str:
     for book, row in report["books"].items():
         for lang, a in row.get("answers", {}).items():
             ms = a["whole_answer_ms_p50"]
-            lines.append(f"| {book} | {lang} | {a['n']} | {a['declined']:.2f} | {_f(a['key_term_recall'])} | "
-                         f"{_f(a['in_language'])} | {'—' if ms is None else f'{ms / 1000:.1f} s'} |")
+            lines.append(f"| {book} | {lang} | {a['n']} | {a['declined']:.2f} | {fmt(a['key_term_recall'])} | "
+                         f"{fmt(a['in_language'])} | {'—' if ms is None else f'{ms / 1000:.1f} s'} |")
     return "\n".join(lines)
-
-
-def _f(x: float | None) -> str:
-    return "—" if x is None else f"{x:.2f}"
 
 
 def main() -> int:
