@@ -177,6 +177,16 @@ def _encode(embedder: Any, texts: list[str]) -> np.ndarray:
         raise
 
 
+def encode_or_none(embedder: Any, texts: list[str]) -> Any:
+    """The embeddings of an answer's sentences, or None when the embedder fails (word overlap alone still grounds
+    the answer)."""
+    try:
+        return embedder.encode(texts)
+    except Exception as exc:
+        log.warning("no embeddings for the answer's sentences (%s)", exc)
+        return None
+
+
 def question_relevance(question: str) -> Callable[[str], float]:
     """A sentence's share of the question's content stems: how a source longer than its budget is cut.  (Mixed
     with the embedder's cosine, as ``best_quotes`` scores a quote, it kept fewer answer keys on three of four

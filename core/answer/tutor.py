@@ -5,7 +5,8 @@
 1. the question is made self-contained with the previous turn (``core.answer.followup``);
 2. ``Library.find`` retrieves passages and ``core.retrieval.coverage.assess`` judges whether they answer it;
    when they do not (and "beyond the book" is off) the tutor declines, naming the nearest
-   sections, without calling the model — small models answer from memory otherwise;
+   sections, without calling the model — small models answer from memory otherwise (a question in another
+   language than the book's goes through ``core.answer.multilingual`` around all of this);
 3. the model starts evaluating the prompt on its own thread, and while it does the numbered
    sources, each with a supporting quote, go out as the ``SOURCES`` event;
 4. ``TOKEN`` events stream the model's text (``[n]`` markers naming no source are filtered out);
@@ -34,8 +35,8 @@ from core.answer.language import ENGLISH, detect
 from core.answer.markers import MarkerFilter, ParagraphGate, strip_source_tags
 from core.answer.evidence import Gathered, evidence_signals
 from core.answer.multilingual import ask_in_language, chat_with, translate_sentences
-from core.answer.preparation import (AnswerSettings, Prepared, books_never_mention, embed_candidates, gather_evidence,
-                                     prepare)
+from core.answer.preparation import (AnswerSettings, Prepared, books_never_mention, embed_candidates, encode_or_none,
+                                     gather_evidence, prepare)
 from core.answer.prompt import PASSAGE_SYSTEM_PROMPT, SYSTEM_PROMPT
 from core.answer.replies import (declined_answer, extractive_text, preview_citation, says_not_covered,
                                  stream_words)
@@ -192,7 +193,9 @@ class Tutor:
     def book_language(self, book_id: str | None = None) -> str:
         """The language the book (or every book of the library) is written in; English for a library of books in
         several languages."""
-        languages = {b.language for b in self.library.books() if not book_id or b.id == book_id}
+        if book_id:
+            return self.library.book(book_id).language  # an id or its prefix (``lantern ask --book 1abd``)
+        languages = {b.language for b in self.library.books()}
         return languages.pop() if len(languages) == 1 else ENGLISH
 
     def language_of(self, question: str, book_id: str | None = None) -> str:
@@ -365,7 +368,7 @@ class Tutor:
         texts = {s.n: s.text for s in sources}
         sims = None
         if prep.evidence_vectors is not None and sentences:
-            answer = _encode_or_none(self.embedder, [t for _, t, _ in sentences])
+            answer = encode_or_none(self.embedder, [t for _, t, _ in sentences])
             sims = answer @ prep.evidence_vectors.T if answer is not None else None
         return ground(sentences, Grounded(texts, sims), question=question, beyond_book=beyond)
 
@@ -396,14 +399,6 @@ class Tutor:
             refused=answer.refused, beyond_book=answer.beyond_book, extractive=answer.extractive,
             citations=answer.citations))
         return answer
-
-
-def _encode_or_none(embedder: Any, texts: list[str]) -> Any:
-    try:
-        return embedder.encode(texts)
-    except Exception as exc:  # word overlap alone still grounds the answer
-        log.warning("no embeddings for the answer's sentences (%s)", exc)
-        return None
 
 
 def collect(events: Iterator[AnswerEvent]) -> Answer:
