@@ -17,7 +17,7 @@ from core.answer.attribution import SourceSentence, best_quotes, sentence_candid
 from core.answer.evidence import Evidence, Gathered, gather, select_evidence
 from core.answer.prompt import citation_grammar, fit_prompt, wants_detail
 from core.answer.replies import trim_sources
-from core.ingest.language import ENGLISH, NAMES
+from core.ingest.language import ENGLISH, NAMES, NOUNS_CAPITALISED
 from core.models import Chunk, Source
 from core.retrieval.context import approx_tokens, build_sources, source_label
 from core.retrieval.mentions import Absence, absence
@@ -112,10 +112,12 @@ def gather_evidence(tutor: Any, query: str, hits: Sequence[Any]) -> Gathered:
     return gather(query, top, pool, tutor.settings.evidence_hits, lambda texts: _encode(tutor.embedder, texts))
 
 
-def books_never_mention(library: Any, embedder: Any, question: str, book_id: str | None) -> Absence:
-    """What ``question`` names that the books in scope never mention (``core.retrieval.mentions``).  A word the
-    books never use is not absent when it is a slip of one they do ("rythm", "Great Compromize"), nor a hyphenated
-    term whose parts they use ("Pavlov-style")."""
+def books_never_mention(library: Any, embedder: Any, question: str, book_id: str | None,
+                        language: str = ENGLISH) -> Absence:
+    """What ``question`` (in ``language``, the books') names that the books in scope never mention
+    (``core.retrieval.mentions``).  A word the books never use is not absent when it is a slip of one they do
+    ("rythm", "Great Compromize"), nor a hyphenated term whose parts they use ("Pavlov-style"); in a language that
+    capitalises every noun, a capitalised word is no name."""
     def mentioned(phrase: str, exact: bool) -> bool:
         return library.mentions(phrase, book_id=book_id, exact_case=exact) or (
             not exact and library.mentions_loosely(phrase, book_id=book_id))
@@ -125,7 +127,7 @@ def books_never_mention(library: Any, embedder: Any, question: str, book_id: str
             return len(embedder.token_ids([word])[0])
         except Exception:  # an embedder without a tokenizer: judge names and code only
             return 1
-    return absence(question, mentioned, word_pieces)
+    return absence(question, mentioned, word_pieces, names=language not in NOUNS_CAPITALISED)
 
 
 def answer_language(library: Any, sources: Sequence[Source]) -> str:

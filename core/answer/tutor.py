@@ -141,15 +141,11 @@ class Tutor:
         evidence = evidence_signals(question, gathered, stems) if gathered is not None else None
         verdict = self._assess(question, hits[:s.k], absence=self.absence(question, book_id=book_id),
                                evidence=evidence)
-        if hits and not verdict.covered and self.book_language(book_id) != ENGLISH:
-            # The coverage model was fitted on English books, its cosines and "names" (capitalised words) too: in a
-            # German book every noun is capitalised.  There the evidence decides, after the model (``_finish``).
-            verdict = replace(verdict, covered=True, absent_terms=())
         return hits, verdict, gathered
 
     def absence(self, question: str, *, book_id: str | None = None) -> Absence:
         """What ``question`` names that the books in scope never mention (``preparation.books_never_mention``)."""
-        return books_never_mention(self.library, self.embedder, question, book_id)
+        return books_never_mention(self.library, self.embedder, question, book_id, self.book_language(book_id))
 
     def sources(self, question: str, hits: Sequence[Any]) -> tuple[Any, ...]:
         """The numbered sources ``ask`` would give the model for ``question`` and these hits (same budget)."""

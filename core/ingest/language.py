@@ -16,6 +16,8 @@ from functools import lru_cache
 ENGLISH = "en"
 NAMES = {"en": "English", "es": "Spanish", "fr": "French", "de": "German", "pt": "Portuguese", "zh": "Chinese"}
 """The languages Lantern detects, asks and answers in (ISO 639-1 codes)."""
+NOUNS_CAPITALISED = frozenset({"de"})
+"""Languages that capitalise every noun: there a capitalised word in a question is not a name."""
 SNOWBALL = {"es": "spanish", "fr": "french", "de": "german", "pt": "portuguese"}
 """Languages whose books get Snowball stems in the keyword index (English has porter; Chinese has no stems)."""
 

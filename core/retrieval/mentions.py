@@ -137,9 +137,9 @@ def _names(question: str) -> Iterable[str]:
     return out
 
 
-def named_terms(question: str, is_rare: Callable[[str], bool] | None = None) -> list[NamedTerm]:
+def named_terms(question: str, is_rare: Callable[[str], bool] | None = None, *, names: bool = True) -> list[NamedTerm]:
     """The specific terms ``question`` names (code, names, acronyms, quoted terms, rare words), in order,
-    without duplicates."""
+    without duplicates.  ``names`` False: capitalised words are not names (German capitalises every noun)."""
     found: dict[str, NamedTerm] = {}
 
     def add(text: str, kind: str) -> None:
@@ -166,7 +166,7 @@ def named_terms(question: str, is_rare: Callable[[str], bool] | None = None) -> 
     for m in _ACRONYM.finditer(plain):
         if m.group(0) not in ("I", "A") and not m.group(0).isdigit() and not is_formula(m.group(0)):
             add(m.group(0), TermKind.ACRONYM)
-    for name in _names(plain):
+    for name in _names(plain) if names else ():
         if not is_formula(name):
             add(name, TermKind.NAME)
     if is_rare is not None:
@@ -255,12 +255,14 @@ def scenario_names(question: str) -> frozenset[str]:
 
 
 def absence(question: str, mentioned: Callable[[str, bool], bool],
-            pieces: Callable[[str], int] | None = None) -> Absence:
+            pieces: Callable[[str], int] | None = None, *, names: bool = True) -> Absence:
     """What ``question`` names that the books never mention: ``mentioned(phrase, exact_case)`` is the keyword
-    index's phrase look-up, ``pieces(word)`` the embedder's word-piece count (None: no rare words)."""
+    index's phrase look-up, ``pieces(word)`` the embedder's word-piece count (None: no rare words); ``names``
+    False when capitalised words are not names in the question's language (``named_terms``)."""
     is_rare = (lambda w: pieces(w) >= RARE_WORD_PIECES) if pieces is not None else None
     actors = scenario_names(question)
-    terms = absent_terms([t for t in named_terms(question, is_rare) if t.text.lower() not in actors], mentioned)
+    terms = absent_terms([t for t in named_terms(question, is_rare, names=names) if t.text.lower() not in actors],
+                         mentioned)
     words = tuple(w for w in content_words(question) if w not in actors and not mentioned(w, False))
     rare = tuple(w for w in words if is_rare is not None and is_rare(w))
     bigrams = [g for g in content_bigrams(question) if not actors & set(g.split())]

@@ -90,3 +90,9 @@ def test_the_people_of_an_exercises_own_scenario_are_not_absent_topics():
     assert "Stroop" in absence(topic, lambda text, exact: "stroop" not in text.lower()).named
     assert scenario_names("Carson wrote it. Who is Carson?") == {"carson"}
     assert scenario_names("Carson wrote a novel about Carson.") == set()  # one sentence: a name, not a scenario
+
+
+def test_in_a_language_that_capitalises_every_noun_a_capitalised_word_is_no_name():
+    question = "Welche Größe zeigt ls -l bei einem DNS-Server an, und warum?"
+    assert [t.text for t in named_terms(question, names=False)] == ["DNS"]  # the acronym still counts
+    assert "Welche Größe" in [t.text for t in named_terms(question)]  # read as English, it looked like a name
