@@ -316,6 +316,7 @@ class StudyPanel(QuizActions, QWidget):
     def _show_due(self, due: list, every: list | None = None, all_cards: bool = False) -> None:
         self.due = due
         every = every if every is not None else due
+        self._every_card = every  # the chapter's cards: "No cards due" after the last one is rated, not "No cards"
         self.card_back.setText("")
         for b in self.rate_buttons.values():
             b.setEnabled(False)
@@ -361,7 +362,10 @@ class StudyPanel(QuizActions, QWidget):
         rating = Rating.parse(name)
         schedule, due = review(card.schedule, rating)
         self.library.save_review(card.id, int(rating), schedule, due, now_iso())
-        self._show_due(self.due)
+        if self.due:
+            self._show_due(self.due, self._every_card)
+        else:  # the chapter's cards again, with the schedules just saved (when the next one is due)
+            self.load_cards()
         self.refresh_progress()
 
     def _choose_export(self) -> None:

@@ -238,3 +238,15 @@ def test_a_quiz_item_can_be_answered_while_later_items_are_written(qtbot, panel)
     assert panel.q_index == 1 and not panel.choice_buttons[0].isHidden()
     panel._quiz_made(run)
     assert panel.generate_button.isEnabled() and panel.answered == {0: True} and panel.q_index == 1
+
+
+def test_rating_the_last_due_card_says_none_are_due_not_that_the_chapter_has_none(qtbot, panel):
+    panel.tabs.setCurrentIndex(1)
+    panel.load_cards(all_cards=True)
+    wait_for(qtbot, lambda: not panel.jobs.busy(), "the cards to load")
+    total = len(panel.due)
+    assert total > 0
+    while panel.due:
+        panel.rate_card("good")
+        wait_for(qtbot, lambda: not panel.jobs.busy(), "the cards to reload")
+    assert panel.cards_info.text().startswith(f"No cards due: all {total} cards of this chapter are scheduled")
