@@ -96,10 +96,9 @@ def swap_sentences(text: str, pairs: Sequence[tuple[str, str]]) -> str:
 def translate_answer(answer: Answer, language: str, chat: Chat, question: str, source: str = ENGLISH) -> Answer:
     """``answer`` (in ``source``, the book's language) for a student who asked ``question`` in ``language``; the
     answer as written is kept in ``Answer.original``."""
-    if answer.refused:
+    if answer.refused:  # fixed phrases in the student's language: nothing was checked that could be shown instead
         text = refusal_text(answer.nearest_sections, absent=answer.absent_terms, language=language)
-        return replace(answer, question=question, text=text, language=language, original=answer.text,
-                       original_language=source)
+        return replace(answer, question=question, text=text, language=language)
     if answer.extractive:  # the book's own words, quoted: nothing to translate
         return replace(answer, question=question, language=language, original=answer.text, original_language=source)
     written = list(dict.fromkeys(s for s in (*answer.supported, *answer.unsupported) if s.strip()))

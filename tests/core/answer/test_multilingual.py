@@ -45,7 +45,7 @@ def test_a_declined_answer_is_declined_in_the_students_language():
                      refused=True, nearest_sections=("5.4 Hearing, p. 128",), absent_terms=("string theory",))
     answer = translate_answer(english, "es", scripted_chat("unused"), "¿Qué es la teoría de cuerdas?")
     assert answer.text.startswith("Tu libro nunca menciona \u201cstring theory\u201d")
-    assert "5.4 Hearing, p. 128" in answer.text and answer.original == english.text
+    assert "5.4 Hearing, p. 128" in answer.text and answer.original == ""  # fixed phrases: nothing to check them against
     assert answer.question == "¿Qué es la teoría de cuerdas?" and answer.language == "es"
 
 
