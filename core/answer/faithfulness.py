@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import re
 
-from core.index.fts import query_terms
+from core.index.fts import function_word_language, query_terms, text_tokens
+from core.ingest.language import NOUNS_CAPITALISED
 from core.retrieval.mentions import TermKind, named_terms
 
 _NEGATION = re.compile(r"\b(?:not|no|never|cannot|can't|won't|isn't|aren't|doesn't|don't|didn't|wasn't|weren't|"
@@ -65,10 +66,13 @@ def leans_on_previous(sentence: str) -> bool:
 
 def unsourced_names(sentence: str, passage: str, question: str = "") -> list[str]:
     """Names and acronyms in ``sentence`` ("James Madison", "the Virginia Plan", "NASA") that neither the passage
-    nor the question contains, word for word after folding case and inflection: a name the model brought in."""
+    nor the question contains, word for word after folding case and inflection: a name the model brought in.  In a
+    German sentence a capitalised word is a noun, not a name (``NOUNS_CAPITALISED``): only acronyms, code and
+    quoted terms count there."""
     known = _stems(passage) | _stems(question)
+    names = function_word_language(text_tokens(sentence)) not in NOUNS_CAPITALISED
     out = []
-    for term in named_terms(sentence):
+    for term in named_terms(sentence, names=names):
         words = _stems(term.text) if term.kind in (TermKind.NAME, TermKind.ACRONYM) else set()
         if words and not words <= known:
             out.append(term.text)

@@ -23,6 +23,11 @@ true false would whose ____ _____ ______ _______ ________
 _TOKEN = re.compile(r"[^\W_]+(?:['’][^\W_]+)?", re.UNICODE)
 
 
+def text_tokens(text: str) -> list[str]:
+    """``text``'s lower-cased word tokens (letters/digits; an elided article or pronoun dropped), stopwords kept."""
+    return query_terms(text, keep_stopwords=True)
+
+
 def query_terms(text: str, *, keep_stopwords: bool = False) -> list[str]:
     """Lower-cased word tokens of ``text`` (letters/digits only), de-duplicated, stopwords dropped: the English
     ones, and the function words of another language when ``text`` is in it (``foreign_function_words``)."""
@@ -38,15 +43,21 @@ def query_terms(text: str, *, keep_stopwords: bool = False) -> list[str]:
     return list(dict.fromkeys(t for t in tokens if t not in drop))
 
 
-def foreign_function_words(tokens: Sequence[str]) -> frozenset[str]:
-    """The function words of the language (French, Spanish, German, Portuguese) whose function words ``tokens``
-    use most, when they use them more than English stopwords; else none.  No detector and no threshold: "Na",
-    "Au" or "el Niño" in an English sentence are outnumbered by its "the", "of" and "is", so chemistry keeps its
-    symbols, while "la taille d'un tube est nulle" drops "la", "un" and "est"."""
+def function_word_language(tokens: Sequence[str]) -> str:
+    """The language (French, Spanish, German, Portuguese) whose function words ``tokens`` use most, when they use
+    them more than English stopwords; else English ("en").  No detector and no threshold: "Na", "Au" or "el Niño"
+    in an English sentence are outnumbered by its "the", "of" and "is" (1 of 15,000 sentences of the dev books
+    went to another language, a citation), while "la taille d'un tube est nulle" is French."""
     english = sum(t in STOPWORDS for t in tokens)
     counts = {lang: sum(t in words for t in tokens) for lang, words in FUNCTION_WORDS.items()}
     best = max(counts, key=counts.__getitem__)
-    return FUNCTION_WORDS[best] if counts[best] > english else frozenset()
+    return best if counts[best] > english else "en"
+
+
+def foreign_function_words(tokens: Sequence[str]) -> frozenset[str]:
+    """The function words of the language ``tokens`` are in (``function_word_language``), none for English: so
+    chemistry keeps its symbols, while "la taille d'un tube est nulle" drops "la", "un" and "est"."""
+    return FUNCTION_WORDS.get(function_word_language(tokens), frozenset())
 
 
 MAX_TERMS = 32

@@ -49,3 +49,12 @@ def test_a_name_the_passage_never_gives():
     assert unsourced_names("NASA and the Supreme Court agreed.", passage) == ["NASA", "Supreme Court"]
     # a capitalised first word is no name: "Washington was ..." is judged by its other words
     assert unsourced_names("Presidents serve four years.", passage) == []
+
+
+def test_in_a_german_sentence_a_capitalised_noun_is_no_name_the_model_brought_in():
+    from core.answer.faithfulness import unsourced_names
+    passage = "Die Datei ist 5 GiB groß, belegt aber nur 83 MiB, weil ext4 dünn besetzte Dateien kennt."
+    assert unsourced_names("Die Diskrepanz zwischen der Größe und dem Speicherplatz ist groß.", passage) == []
+    assert unsourced_names("Das liegt an NTFS und der Datei.", passage) == ["NTFS"]  # an acronym still counts
+    assert unsourced_names("James Madison wrote the Virginia Plan.", "Washington led.") == ["James Madison",
+                                                                                         "Virginia Plan"]
