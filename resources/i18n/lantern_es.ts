@@ -1374,7 +1374,7 @@
     <message>
         <location filename="../../desktop/study.py" line="405"/>
         <source>{sections}, {sentences} and {terms} — all in the book&apos;s own words; click a page to read it, “Try this” to practise.</source>
-        <translation>{sections}, {sentences} y {terms} — todo con las palabras del propio libro; haz clic en una página para leerla y en «Try this» para practicar.</translation>
+        <translation>{sections}, {sentences} y {terms} — todo con las palabras del propio libro; haz clic en una página para leerla y en «Prueba esto» para practicar.</translation>
     </message>
     <message>
         <location filename="../../desktop/study.py" line="407"/>

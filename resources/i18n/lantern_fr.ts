@@ -1374,7 +1374,7 @@
     <message>
         <location filename="../../desktop/study.py" line="405"/>
         <source>{sections}, {sentences} and {terms} — all in the book&apos;s own words; click a page to read it, “Try this” to practise.</source>
-        <translation>{sections}, {sentences} et {terms} — tout avec les mots du livre ; clique sur une page pour la lire, sur « Try this » pour t&apos;exercer.</translation>
+        <translation>{sections}, {sentences} et {terms} — tout avec les mots du livre ; clique sur une page pour la lire, sur « Essaie ceci » pour t&apos;exercer.</translation>
     </message>
     <message>
         <location filename="../../desktop/study.py" line="407"/>
