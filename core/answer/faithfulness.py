@@ -67,12 +67,12 @@ def leans_on_previous(sentence: str) -> bool:
 def unsourced_names(sentence: str, passage: str, question: str = "") -> list[str]:
     """Names and acronyms in ``sentence`` ("James Madison", "the Virginia Plan", "NASA") that neither the passage
     nor the question contains, word for word after folding case and inflection: a name the model brought in.  In a
-    German sentence a capitalised word is a noun, not a name (``NOUNS_CAPITALISED``): only acronyms, code and
-    quoted terms count there."""
+    German sentence a single capitalised word is a noun, not a name (``NOUNS_CAPITALISED``): there only runs of
+    capitalised words ("Uncomplicated Firewall"), acronyms, code and quoted terms count."""
     known = _stems(passage) | _stems(question)
-    names = function_word_language(text_tokens(sentence)) not in NOUNS_CAPITALISED
+    nouns = function_word_language(text_tokens(sentence)) in NOUNS_CAPITALISED
     out = []
-    for term in named_terms(sentence, names=names):
+    for term in named_terms(sentence, nouns_capitalised=nouns):
         words = _stems(term.text) if term.kind in (TermKind.NAME, TermKind.ACRONYM) else set()
         if words and not words <= known:
             out.append(term.text)

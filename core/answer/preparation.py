@@ -127,7 +127,7 @@ def books_never_mention(library: Any, embedder: Any, question: str, book_id: str
             return len(embedder.token_ids([word])[0])
         except Exception:  # an embedder without a tokenizer: judge names and code only
             return 1
-    return absence(question, mentioned, word_pieces, names=language not in NOUNS_CAPITALISED)
+    return absence(question, mentioned, word_pieces, nouns_capitalised=language in NOUNS_CAPITALISED)
 
 
 def answer_language(library: Any, sources: Sequence[Source]) -> str:

@@ -56,5 +56,7 @@ def test_in_a_german_sentence_a_capitalised_noun_is_no_name_the_model_brought_in
     passage = "Die Datei ist 5 GiB groß, belegt aber nur 83 MiB, weil ext4 dünn besetzte Dateien kennt."
     assert unsourced_names("Die Diskrepanz zwischen der Größe und dem Speicherplatz ist groß.", passage) == []
     assert unsourced_names("Das liegt an NTFS und der Datei.", passage) == ["NTFS"]  # an acronym still counts
+    assert unsourced_names("Die UFW (Uncomplicated Firewall) blockiert die Datei.", passage) == [
+        "Uncomplicated Firewall"]  # and so does a run of capitalised words
     assert unsourced_names("James Madison wrote the Virginia Plan.", "Washington led.") == ["James Madison",
                                                                                          "Virginia Plan"]

@@ -94,5 +94,9 @@ def test_the_people_of_an_exercises_own_scenario_are_not_absent_topics():
 
 def test_in_a_language_that_capitalises_every_noun_a_capitalised_word_is_no_name():
     question = "Welche Größe zeigt ls -l bei einem DNS-Server an, und warum?"
-    assert [t.text for t in named_terms(question, names=False)] == ["DNS"]  # the acronym still counts
+    assert [t.text for t in named_terms(question, nouns_capitalised=True)] == ["DNS"]  # the acronym still counts
     assert "Welche Größe" in [t.text for t in named_terms(question)]  # read as English, it looked like a name
+    # a run of capitalised words is still a name there, after a leading article
+    sentence = "Die UFW (Uncomplicated Firewall) kann die Datei blockieren, sagt James Madison."
+    assert [t.text for t in named_terms(sentence, nouns_capitalised=True)] == ["Uncomplicated Firewall",
+                                                                              "James Madison"]
