@@ -266,7 +266,7 @@ class ChatPanel(QWidget):
     def translate_quotes(self, turn: Turn) -> None:
         """Have the model translate the quotes the turn's chips show into the student's language (on request: it
         takes a few seconds, and the book's own words stay what the chips show)."""
-        cited = [s for s in turn.sources if f"[{s.n}]" in turn.answer and s.quote]
+        cited = turn.cited_quotes()
         if not cited or turn.translating_quotes:
             return
         rid = self.runner.translate_quotes([s.quote for s in cited], turn.language, turn.original_language)
@@ -294,7 +294,7 @@ class ChatPanel(QWidget):
         if not turns:
             return ""
         turn = turns[-1]
-        cited = [s for s in turn.sources if f"[{s.n}]" in turn.answer]
+        cited = turn.cited()
         text = turn.answer.strip()
         if cited:
             text += "\n\nSources:\n" + "\n".join(f"[{s.n}] {s.label}" for s in cited)

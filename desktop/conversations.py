@@ -89,6 +89,14 @@ class Turn:
         """The record behind marker ``[n]`` (None if the answer cites a number it was not given)."""
         return next((s for s in self.sources if s.n == n), None)
 
+    def cited(self) -> list[CiteRecord]:
+        """The sources the answer's ``[n]`` markers cite, in source order."""
+        return [s for s in self.sources if f"[{s.n}]" in self.answer]
+
+    def cited_quotes(self) -> list[CiteRecord]:
+        """The cited sources that show a quote on their chip (what "Show the quotes in …" translates)."""
+        return [s for s in self.cited() if s.quote]
+
     def show_preview(self, c: Citation | None) -> None:
         """Keep the book's best sentence (shown as "From the book" above the streaming answer)."""
         record = self.cite(c.n) if c is not None else None

@@ -190,7 +190,7 @@ def _open_citation(window, nth: int = 0) -> None:
     """Open the reader at the ``nth`` source the answer cites (the last cited when it cites fewer; the first
     source when it cites none)."""
     turn = window.chat.current.turns[-1]
-    cited = [s for s in turn.sources if f"[{s.n}]" in turn.answer]
+    cited = turn.cited()
     window.open_citation(cited[min(nth, len(cited) - 1)] if cited else turn.sources[0])
 
 

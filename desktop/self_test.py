@@ -73,7 +73,7 @@ class SelfTest:
     def _answered(self) -> None:
         turn = self.window.chat.current.turns[-1]
         self.report.update(answer_ms=since_start_ms(), state=turn.state, answer=turn.answer,
-                           cited_pages=[s.printed_page for s in turn.sources if f"[{s.n}]" in turn.answer],
+                           cited_pages=[s.printed_page for s in turn.cited()],
                            sources=len(turn.sources), extractive=turn.extractive, refused=turn.refused,
                            model=self.window.model_label.text())
         ok = turn.state == "done" and bool(turn.sources) and not turn.refused

@@ -105,7 +105,7 @@ def quotes_html(turn: Turn, index: int, muted: str) -> str:
     """For an answer in another language than the book's: a link that translates the quotes its chips show, or,
     once translated, each quote's translation under its number (the chips keep the book's own words)."""
     language = language_label(turn.language)
-    cited = [s for s in turn.sources if f"[{s.n}]" in turn.answer and s.quote]
+    cited = turn.cited_quotes()
     if not cited:
         return ""
     if turn.translating_quotes:

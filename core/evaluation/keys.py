@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from core.ingest.language import SNOWBALL
+from core.ingest.language import SNOWBALL, snowball_stemmer
 
 _TOKEN = re.compile(r"[a-z0-9_]+(?:'[a-z]+)?|[^\sa-z0-9_]")
 
@@ -75,19 +75,13 @@ def key_term_recall(text: str, key_terms: Sequence[Sequence[str]], language: str
 _WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)?|[^\w\s]", re.U)
 
 
-@lru_cache(maxsize=8)
-def _snowball(language: str):
-    from nltk.stem.snowball import SnowballStemmer  # pure Python, no data files
-    return SnowballStemmer(SNOWBALL[language])
-
-
 def _holds(text: str, term: str, language: str) -> bool:
     """Does an answer in ``language`` hold ``term`` (in that language, or the English one)?"""
     if _contains(_tokens(text), _tokens(term)):  # the book's English term, as for an English answer
         return True
     if language == "zh":  # no spaces between words: the characters, in order
         return "".join(term.lower().split()) in "".join(text.lower().split())
-    stem = _snowball(language).stem
+    stem = snowball_stemmer(language).stem
 
     def stems(s: str) -> list[str]:  # accents folded after stemming: "filósofos" and "filosofia" meet
         return [_fold(stem(w)) for w in _WORD.findall(s.lower().replace("’", "'"))]

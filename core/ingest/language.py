@@ -80,8 +80,9 @@ def book_language(texts: Iterable[str]) -> str:
 
 
 @lru_cache(maxsize=None)
-def _stemmer(language: str):
-    from nltk.stem.snowball import SnowballStemmer
+def snowball_stemmer(language: str):
+    """nltk's Snowball stemmer for ``language`` (a key of ``SNOWBALL``), made once."""
+    from nltk.stem.snowball import SnowballStemmer  # pure Python, no data files
 
     return SnowballStemmer(SNOWBALL[language])
 
@@ -101,5 +102,5 @@ def stems(text: str, language: str) -> str:
     what the keyword index's stems column holds, and what a question about such a book is matched with."""
     if language not in SNOWBALL:
         return ""
-    stem = _stemmer(language).stem
+    stem = snowball_stemmer(language).stem
     return " ".join(stem(w) for w in words(text))
