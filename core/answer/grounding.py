@@ -6,7 +6,8 @@ sentence most like it that *carries* it alone (``not_carried``), whatever the mo
 sentence when:
 
 * its numbers, names and acronyms appear in the evidence or the question;
-* it says "not" where the evidence does, and not where the evidence does not;
+* it says "not" where the evidence does, and not where the evidence does not, and it keeps the "not" of a
+  question it restates;
 * its direction words (increase/decrease, more/less, before/after …) are the evidence's;
 * most of the content words it adds to the question's are the evidence's (and, when it adds none, most of
   its own words are: a restated question is not carried by an unrelated sentence);
@@ -14,7 +15,16 @@ sentence when:
 * one evidence sentence holds both some of the question's words it uses and some of its own (the book itself
   links the answer to what was asked);
 * a claim about X rests only on what an "In contrast to X, …"/"Unlike X, …" sentence says of X, not on its
-  main clause about something else.
+  main clause about something else;
+* a claim that gives a cause ("because", "due to", "which is why") rests on a sentence that gives one too;
+* each half of a contrast ("A does x, while B does y") is carried, not only the sentence as a whole;
+* a sentence that takes its subject from a greyed one ("This was done …") is greyed too (``grey_orphans``);
+* a short sentence that names something ("It's called dispositional attribution.") is checked, not passed
+  over as a connective;
+* a sentence whose subject is a bare pronoun ("Thus, they prevent …") carries no claim that names its own
+  subject, unless it names that subject too: "they" may be something else;
+* it uses no word of the question that the books never use (``unused``): the book cannot state a claim
+  about what it never mentions ("Cargo nextest is different because …").
 
 A sentence that fails is kept, shown greyed as not found in the book, and cites nothing: a chip must
 never show a sentence that does not state its claim.  Pure functions over strings and a similarity matrix.
@@ -23,7 +33,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -43,6 +53,15 @@ CONTENT_SHARE = 0.5  # a majority of a sentence's content words must come from i
 _ABOUT_SOURCE = stems("according evidence textbook book text passage passages source sources states stated say "
                       "says said mention mentions mentioned explain explains explained describe describes described "
                       "note notes noted provided given sentence sentences chapter section")
+# Words that say how many, not what: a book sentence sharing "many" with the question is not about its topic.
+_QUANTIFIERS = stems("many much most some few several all every each various other others another")
+_SOURCE_NOUNS = stems("evidence textbook book text passage passages source sources chapter section sentence sentences")
+
+
+def _about_source(sentence: str) -> frozenset[str]:
+    """The pointing words a sentence uses of its source, when it names one ("The textbook states that …"); in a
+    sentence that names no source they are content ("The meat remains in its liquid state")."""
+    return _ABOUT_SOURCE if stems(sentence) & _SOURCE_NOUNS else frozenset()
 _WORD = re.compile(r"[a-z]+")
 
 
@@ -79,18 +98,42 @@ def _head(sentence: str, words: int = 3) -> frozenset[str]:
     return frozenset(found[:words])
 
 
-def not_carried(sentence: str, evidence: Sequence[str], question: str = "") -> str | None:
-    """Why the ``evidence`` sentences do not carry ``sentence`` ("number", "name", "negation", "direction",
-    "subject", "content", "echo", "link"), or None when they do."""
+# A claim that gives a reason.  "since" is left out: as often a time ("since 1990") as a reason.
+_CAUSE_CLAIM = re.compile(r"\b(?:because|due to|owing to|as a result|therefore|thus|hence|consequently|so that|"
+                          r"(?:which|this|that) is why|leads? to|led to|causes?|caused|results? in|resulting in)\b", re.I)
+# A sentence that gives a reason, a consequence or a purpose, in any of the ways a textbook does.
+_CAUSE_EVIDENCE = re.compile(r"\b(?:because|since|due|owing|therefore|thus|hence|so|why|reasons?|consequen\w*|"
+                             r"results?|resulting|lead|leads|led|caus\w*|effects?|produc\w*|allow\w*|enabl\w*|"
+                             r"makes?|made|making|means?|order to|responsib\w*|explain\w*)\b|^\W*to\s+[a-z]+", re.I)
+# "A does x, while B does y": two claims, each needing the evidence.
+_CONTRAST_HALVES = re.compile(r",?\s*\b(?:while|whereas)\b\s*", re.I)
+
+
+def not_carried(sentence: str, evidence: Sequence[str], question: str = "",
+                unused: Sequence[str] = ()) -> str | None:
+    """Why the ``evidence`` sentences do not carry ``sentence`` ("unused", "number", "name", "negation",
+    "direction", "subject", "content", "echo", "link", "cause", "half"), or None when they do.  ``unused``: the
+    question's terms and words that the books in scope never use (``core.retrieval.mentions.absence``)."""
+    own_words = stems(sentence)
+    # Whatever the evidence, a claim about what the book never mentions is the model's, not the book's: on stored
+    # answers this greyed "Cargo nextest is different …" twice and a Raspberry Pi recipe, and no right sentence.
+    if any(stems(term) and stems(term) <= own_words for term in unused):
+        return "unused"
     evidence = about_the_contrasted(sentence, evidence, question)
     joined = " ".join(evidence)
     if _numbers(sentence) - _numbers(joined) - _numbers(question):
         return "number"
     if unsourced_names(sentence, joined, question):
         return "name"
-    own = stems(sentence)
+    own = own_words
     carried = stems(joined) | stems(question)
     if own and negated(sentence) and not negated(joined) and not negated(question):
+        return "negation"
+    # "Why didn't the framers want Congress to pick the president?" answered "The framers wanted Congress to pick the
+    # president because …": restating most of a negated question without its "not" asserts the opposite.
+    asked_all = stems(question)
+    if asked_all and negated(question) and not negated(sentence) \
+            and len(own & asked_all) / len(asked_all) >= CONTENT_SHARE:
         return "negation"
     if own and not negated(sentence) and evidence and all(negated(e) for e in evidence) \
             and len(own & stems(joined)) / len(own) >= CONTENT_SHARE:
@@ -104,7 +147,8 @@ def not_carried(sentence: str, evidence: Sequence[str], question: str = "") -> s
     # sentence that adds nothing restates the question as a claim ("The Sérsic index tells you about the
     # brightness profile"): then most of its own words must be in the evidence, or the chip shows an unrelated
     # sentence (six such chips in 133 stored answers; none of them right).
-    new = own - stems(question) - _ABOUT_SOURCE
+    about = _about_source(sentence)
+    new = own - stems(question) - about
     ev = stems(joined)
     if new and len(new & ev) / len(new) < CONTENT_SHARE:
         return "content"
@@ -114,9 +158,51 @@ def not_carried(sentence: str, evidence: Sequence[str], question: str = "") -> s
     # one evidence sentence must join them too, or the answer was pieced together from words of sentences that
     # each say something else.  On 193 stored answers this greyed 6 sentences: 4 wrong claims, one whose chip was
     # about threads (not the claim), and one verbatim quiz option.
-    asked = (own & stems(question)) - _ABOUT_SOURCE
+    asked = (own & stems(question)) - about - _QUANTIFIERS
     if asked and new and not any(stems(e) & asked and stems(e) & new for e in evidence):
         return "link"
+    # "… because it is octahedral" on "The complexes are octahedral.": the words are the book's, the reason is the
+    # model's.  On 175 stored answers this greyed 9 wrong reasons (methyl orange chosen for the way the book says
+    # it fails, "because it is octahedral", "due to geometric isomerism (cis/trans)") and 3 right ones.
+    if _CAUSE_CLAIM.search(sentence) and not _CAUSE_CLAIM.search(question) and not _CAUSE_EVIDENCE.search(joined):
+        return "cause"
+    if len(evidence) == 1 and _someone_else(sentence, evidence[0]):
+        return "pronoun"
+    return _half_not_carried(sentence, joined, question)
+
+
+# Discourse openers that come before a sentence's subject ("Thus, they …", "This means that cocaine …").
+_OPENER = re.compile(r"^\W*(?:(?:thus|however|therefore|in addition|also|similarly|instead|again|so|hence|in fact|"
+                     r"in other words|for example|for instance|as a result|indeed|moreover|furthermore|consequently|"
+                     r"then|this means that|this is because|that is)\b\s*,?\s*)+", re.I)
+_BARE_PRONOUN = re.compile(r"(?:they|it|he|she|these|those)\b", re.I)
+
+
+def _someone_else(sentence: str, evidence: str) -> bool:
+    """Does the evidence say its claim of a bare pronoun ("Thus, they prevent dopamine … from signaling") while the
+    sentence names a subject of its own that the evidence never names ("cocaine prevents dopamine …")?  The
+    pronoun was something else (antipsychotics, in the book).  One sentence so greyed in 175 stored answers, a
+    wrong one."""
+    claim = _OPENER.sub("", sentence)
+    return bool(_BARE_PRONOUN.match(_OPENER.sub("", evidence))) and not leans_on_previous(claim) \
+        and not _head(claim, 1) & stems(evidence)
+
+
+def _half_not_carried(sentence: str, evidence: str, question: str) -> str | None:
+    """"half" when one half of a contrast ("A …, while B …") says "not" where the evidence does not, or adds
+    content words the evidence lacks: a sentence long enough to share half its words with a sentence on something
+    else ("… a select committee is appointed by the House or Senate to explore specific issues, while a standing
+    committee is an approximate department in the executive branch" on a sentence about joint committees)."""
+    halves = [h for h in _CONTRAST_HALVES.split(sentence) if h.strip()]
+    if len(halves) < 2:
+        return None
+    ev, asked = stems(evidence), stems(question)
+    for half in halves:
+        if negated(half) and not negated(evidence) and not negated(question):
+            return "half"
+        new = stems(half) - asked - _about_source(half)
+        if new and len(new & ev) / len(new) < CONTENT_SHARE:
+            return "half"
     return None
 
 
@@ -140,11 +226,11 @@ def _likeness(i: int, sentence: str, ids: Sequence[int], g: Grounded) -> list[tu
 
 
 def ground(sentences: Sequence[tuple[int, str, tuple[int, ...]]], g: Grounded, *, question: str = "",
-           beyond_book: bool = False) -> list[Attributed]:
+           beyond_book: bool = False, unused: Sequence[str] = ()) -> list[Attributed]:
     """Each answer sentence (``split_answer`` output) with the one evidence sentence that carries it
     (``_carrying``; the model's own ``[n]`` are not consulted).  A sentence nothing carries is ``Support.WEAK``
     (shown greyed, uncited).  With ``beyond_book`` the "Beyond the book:" paragraph is kept unjudged; without
-    it, it is dropped."""
+    it, it is dropped.  ``unused``: what the question names that the books never use (``not_carried``)."""
     ids = list(g.texts)
     out: list[Attributed] = []
     beyond_from: int | None = None
@@ -165,19 +251,48 @@ def ground(sentences: Sequence[tuple[int, str, tuple[int, ...]]], g: Grounded, *
         if program and about_program(text, program):
             out.append(Attributed(text, Support.WEAK, paragraph=para, conflict=ABOUT_PROGRAM))
             continue
-        if is_connective(text):
+        if is_connective(text) and not _names_something(text, question):
             out.append(Attributed(text, Support.CONNECTIVE, paragraph=para))
             continue
         ranked = [n for _, n in _likeness(i, text, ids, g)]
-        chosen, reason = _carrying(text, ranked, question, g)
+        chosen, reason = _carrying(text, ranked, question, g, unused)
         if chosen is not None:
             quote = g.texts[chosen]
             out.append(Attributed(text, Support.SUPPORTED, chosen, quote, overlap(text, stems(quote)), para))
-        elif _carried_together(text, [n for n in dict.fromkeys(cited) if n in g.texts], ranked, question, g):
+        elif _carried_together(text, [n for n in dict.fromkeys(cited) if n in g.texts], ranked, question, g, unused):
             # Greyed all the same, but the book does bear on the question: not a reason to decline the answer.
             out.append(Attributed(text, Support.WEAK, None, "", 0.0, para, conflict=TOGETHER))
         else:
             out.append(Attributed(text, Support.WEAK, None, "", 0.0, para, conflict=reason or ""))
+    return grey_orphans(out)
+
+
+ORPHAN = "leans on a greyed sentence"
+# Short words that answer or point without claiming anything ("Yes, there is a name for that.").
+_GENERIC = stems("yes no great good question answer name called term right sure example here why step steps follow "
+                 "following show shows also")
+
+
+def _names_something(sentence: str, question: str) -> bool:
+    """Does a short sentence still claim something: a word that is neither the question's nor generic ("It's called
+    dispositional attribution.", which the student would take for the answer)?  A hand check found that one shown
+    unchecked, as a connective, and wrong."""
+    if sentence.rstrip().endswith(":"):  # "You can do this by following these steps:" leads into what follows
+        return False
+    return any(w.isalpha() for w in stems(sentence) - stems(question) - _about_source(sentence) - _GENERIC)
+
+
+def grey_orphans(attributed: Sequence[Attributed]) -> list[Attributed]:
+    """Grey a cited sentence that takes its subject from a greyed one just before it in its paragraph ("This was done
+    through a series of steps: …" after a greyed "each state would have one seat in Congress"): what "this" is, the
+    book does not say.  (The passage reader's ``attribution.drop_orphans`` does the same for dropped sentences.)"""
+    out: list[Attributed] = []
+    for a in attributed:
+        before = out[-1] if out else None
+        if before is not None and before.support is Support.WEAK and before.conflict != ABOUT_PROGRAM \
+                and before.paragraph == a.paragraph and a.support is Support.SUPPORTED and leans_on_previous(a.text):
+            a = replace(a, support=Support.WEAK, source=None, quote="", score=0.0, conflict=ORPHAN)
+        out.append(a)
     return out
 
 
@@ -191,7 +306,8 @@ def about_program(sentence: str, program: str) -> bool:
         "the", "a", "an", "is", "in", "of", "to", "and", "it", "let", "fn", "main"})
 
 
-def _carrying(text: str, ranked: Sequence[int], question: str, g: Grounded) -> tuple[int | None, str | None]:
+def _carrying(text: str, ranked: Sequence[int], question: str, g: Grounded,
+              unused: Sequence[str] = ()) -> tuple[int | None, str | None]:
     """The evidence sentence most like ``text`` (``ranked``) that alone carries it, or None and why not (the
     reason the most alike one gave).
 
@@ -205,19 +321,20 @@ def _carrying(text: str, ranked: Sequence[int], question: str, g: Grounded) -> t
       a right one is still shown."""
     reason = None
     for n in ranked:
-        why = not_carried(text, [g.texts[n]], question)
+        why = not_carried(text, [g.texts[n]], question, unused)
         if why is None:
             return n, None
         reason = reason or why
     return None, reason or "uncited"
 
 
-def _carried_together(text: str, cited: Sequence[int], ranked: Sequence[int], question: str, g: Grounded) -> bool:
+def _carried_together(text: str, cited: Sequence[int], ranked: Sequence[int], question: str, g: Grounded,
+                      unused: Sequence[str] = ()) -> bool:
     """Do the sentences the model cited, or the two or three most like it, carry ``text`` together?  Such a
     sentence is not cited (``_carrying``), but it shows the evidence bears on the question."""
-    if cited and not_carried(text, [g.texts[n] for n in cited], question) is None:
+    if cited and not_carried(text, [g.texts[n] for n in cited], question, unused) is None:
         return True
-    return any(not_carried(text, [g.texts[n] for n in ranked[:k]], question) is None
+    return any(not_carried(text, [g.texts[n] for n in ranked[:k]], question, unused) is None
                for k in range(2, MAX_TOGETHER + 1))
 
 

@@ -314,7 +314,8 @@ class Tutor:
             raw = complete_sentences(raw)
         sentences = split_answer(strip_source_tags(raw))
         if prep.uses_evidence:
-            attributed = self._ground(sentences, prep, sources, base.search_question, beyond)
+            attributed = self._ground(sentences, prep, sources, base.search_question, beyond,
+                                      getattr(verdict, "unused", ()))
         else:
             embed_candidates(self.embedder, base.search_question, prep, [s for _, s, _ in sentences])
             attributed = attribute(sentences, {s.n: s.text for s in sources}, prep.candidates, prep.answer_sims,
@@ -359,14 +360,15 @@ class Tutor:
                        model=self.model_name, timings_ms=tuple(timings.items()))
 
     def _ground(self, sentences: list, prep: Prepared, sources: tuple[Source, ...], question: str,
-                beyond: bool) -> list:
-        """Each answer sentence with the evidence sentences that carry it (``core.answer.grounding``)."""
+                beyond: bool, unused: Sequence[str] = ()) -> list:
+        """Each answer sentence with the evidence sentences that carry it (``core.answer.grounding``); ``unused``:
+        what the question names that the books never use."""
         texts = {s.n: s.text for s in sources}
         sims = None
         if prep.evidence_vectors is not None and sentences:
             answer = encode_or_none(self.embedder, [t for _, t, _ in sentences])
             sims = answer @ prep.evidence_vectors.T if answer is not None else None
-        return ground(sentences, Grounded(texts, sims), question=question, beyond_book=beyond)
+        return ground(sentences, Grounded(texts, sims), question=question, beyond_book=beyond, unused=unused)
 
     def _extractive(self, base: Answer, prep: Prepared, sources: tuple[Source, ...], quotes: dict,
                     error: LanternError | None, cancel: CancelFn, timings: dict[str, float],

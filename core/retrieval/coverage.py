@@ -70,6 +70,7 @@ class Coverage:
     nearest: tuple[Hit, ...] = ()  # the best hits, one per section, for "the nearest sections are …"
     signals: CoverageSignals = CoverageSignals()
     absent_terms: tuple[str, ...] = ()  # specific terms the question names that the books never mention
+    unused: tuple[str, ...] = ()  # what the question names (terms, rare words) that the books never use, covered or not
 
 
 def _vector_score(hit: Hit) -> float:
@@ -161,7 +162,10 @@ def assess(question: str, hits: Sequence[Hit], *, absence: Absence | None = None
     s = score(sig) if hits else 0.0
     covered = bool(hits) and s >= threshold and not topic_terms(question, absence)
     named = absence.named if absence is not None and not covered else ()
-    return Coverage(score=s, covered=covered, nearest=nearest_sections(hits), signals=sig, absent_terms=named)
+    # Named terms only: an everyday word the student uses and the book does not ("typos") is no absent topic.
+    unused = absence.named if absence is not None else ()
+    return Coverage(score=s, covered=covered, nearest=nearest_sections(hits), signals=sig, absent_terms=named,
+                    unused=unused)
 
 
 __all__ = ["BIAS", "Coverage", "CoverageSignals", "DEFAULT_THRESHOLD", "TOP_HITS", "TOPIC_QUESTION_WORDS", "WEIGHTS",

@@ -208,7 +208,9 @@ def test_self_test_imports_the_sample_asks_and_reports(qtbot, library, capsys):
         def exit(self, status):
             App.status = status
 
-    model = FakeChatModel(REPLY)
+    # The sample book's own words: it never gives a reason for what kinetic energy is, so "… because it is moving"
+    # would be greyed there (``grounding``: a reason must rest on a sentence that gives one).
+    model = FakeChatModel("Kinetic energy is a scalar measured in joules [1]. Plants make sugar [1].")
     window = make_window(qtbot, library, Tutor(library, model, assess=covered))
     try:
         test = SelfTest(App(), window, "What is kinetic energy?")

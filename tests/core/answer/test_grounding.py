@@ -150,8 +150,82 @@ def test_a_sentence_about_the_pasted_program_is_greyed_even_when_a_book_sentence
 
 
 def test_a_claim_only_words_of_two_sentences_carry_together_is_greyed():
-    evidence = {1: "Air molecules are mostly nitrogen.", 2: "Short wavelengths look blue in a prism."}
+    evidence = {1: "Air molecules are mostly nitrogen.", 2: "Short wavelengths look blue in a prism, so the sky does."}
     out = ground(split_answer("The sky is blue because air molecules scatter short wavelengths [1][2]."),
                  Grounded(evidence), question="Why is the sky blue?")
     assert out[0].support is Support.WEAK and not out[0].cited and out[0].conflict == TOGETHER
     assert not_carried(out[0].text, list(evidence.values()), "Why is the sky blue?") is None  # together they would
+
+
+def test_a_reason_the_evidence_does_not_give_is_not_carried():
+    octahedral = "The complexes are octahedral."
+    assert not_carried("The complex has unpaired electrons because it is octahedral.", [octahedral],
+                       question="Does the complex have unpaired electrons?") == "cause"
+    # The evidence gives a reason ("To keep …", "… results because …"): the claim's reason may rest on it.
+    bridge = ("To keep the reactants separate while maintaining charge-balance, the two half-cell solutions are "
+              "connected by a tube called a salt bridge.")
+    assert not_carried("A salt bridge is needed because it keeps the reactants separate while maintaining "
+                       "charge-balance.", [bridge], question="What does a salt bridge do?") is None
+    # A question that asks for the reason makes "because" the question's word, not a claim of the model's.
+    assert not_carried("The complex is octahedral because of its ligands.", ["The complexes are octahedral."],
+                       question="Why is the complex octahedral because of its ligands?") is None
+
+
+def test_each_half_of_a_contrast_must_be_carried():
+    joint = ("Joint committee members are appointed from both the House and the Senate, and are charged with "
+             "exploring a few key issues, such as the economy and taxation.")
+    claim = ("A select committee is appointed by the House or Senate to explore key issues, while a standing "
+             "committee is an approximate department in the executive branch.")
+    assert not_carried(claim, [joint], question="select vs standing committee") == "half"
+    copy = "Rust says that the type i32 implements the Copy trait, while String does not implement Copy."
+    assert not_carried("The type i32 implements the Copy trait, while String does not implement Copy.", [copy]) is None
+
+
+def test_a_claim_about_what_the_books_never_mention_is_not_carried():
+    tests = ("The default behavior of cargo test is to run all the tests in parallel and capture output generated "
+             "during test runs.")
+    claim = "Cargo nextest runs all the tests in parallel and captures output generated during test runs."
+    question = "How is cargo nextest different from cargo test?"
+    assert not_carried(claim, [tests], question=question) is None  # the question's words carry "nextest"
+    assert not_carried(claim, [tests], question=question, unused=("nextest",)) == "unused"
+    assert not_carried("Cargo test runs the tests in parallel.", [tests], question=question,
+                       unused=("nextest",)) is None
+
+
+def test_a_pronoun_subject_carries_no_claim_about_a_subject_it_never_names():
+    they = "Thus, they prevent dopamine released by one neuron from signaling information to adjacent neurons."
+    claim = "This means that cocaine prevents dopamine released by one neuron from signaling to adjacent neurons."
+    question = "Which brain chemical does cocaine stop from being taken back up, so it builds up between neurons?"
+    assert not_carried(claim, [they], question=question) == "pronoun"
+    assert not_carried("They prevent dopamine released by one neuron from signaling to adjacent neurons.", [they]) \
+        is None
+
+
+def test_a_restated_negated_question_keeps_its_not():
+    checks = ("The framers of the Constitution, concerned about the excesses of British monarchial power, made sure to "
+              "design the presidency within a network of checks and balances.")
+    question = "Why didn't the framers want Congress to be the one that picks the president?"
+    assert not_carried("The framers wanted Congress to be the one that picks the president because they were "
+                       "concerned about the excesses of British monarchial power.", [checks], question) == "negation"
+    assert not_carried("The framers were concerned about the excesses of British monarchial power.", [checks],
+                       question) is None
+
+
+def test_a_sentence_leaning_on_a_greyed_one_is_greyed():
+    evidence = {1: "Senators were originally appointed by state legislatures.",
+                2: "In 1913 the Seventeenth Amendment allowed senators to be elected by popular vote."}
+    answer = ("Under the Great Compromise each state would have one seat in Congress [1]. "
+              "This was done through the Seventeenth Amendment, which allowed senators to be elected by popular vote "
+              "[2].")
+    out = ground(split_answer(answer), Grounded(evidence), question="How were seats decided by the Great Compromise?")
+    assert [a.support for a in out] == [Support.WEAK, Support.WEAK]
+    assert out[1].conflict == "leans on a greyed sentence" and not out[1].cited
+
+
+def test_a_short_sentence_that_names_an_answer_is_checked_not_passed_over():
+    evidence = {1: "Archival research involves studying existing data sets to answer research questions."}
+    question = "What is it called when researchers go through old records that already exist?"
+    named, nothing = ground(split_answer("It's called archival research [1]. Yes, there is a name for that."),
+                            Grounded(evidence), question=question)
+    assert named.support is Support.SUPPORTED and named.cited == (1,)
+    assert nothing.support is Support.CONNECTIVE
