@@ -11,6 +11,7 @@ whole — and ``select_evidence`` keeps the best ones within a token budget:
   (reciprocal rank fusion, the usual constant 60): no weight and no threshold to tune;
 * a sentence that defines a term the question names comes first;
 * a sentence that leans on the one before ("This is called …", "It …") brings that one with it;
+* a footnote reference run into the text (a quoted title and a web address) is no evidence;
 * the chosen sentences are numbered in book order, grouped by section (``format_evidence``), and each
   number is tied to its chunk: book, section and printed page.
 
@@ -38,6 +39,15 @@ MAX_UNIT_TOKENS = 160  # a code block or table row longer than this is cut (its 
 _PARAGRAPH = re.compile(r"\n\s*\n")
 _CODE_LINE = re.compile(r"[{};=]|::|->|=>|^\s{2,}\S|^\s*(?:fn|let|use|pub|def|return|#|//|\$|>>>|>)\s", re.M)
 _QUESTION_END = re.compile(r"\?[\"”’)]*$")
+# A footnote reference run into the text: a quoted title and a web address ("Lydia Saad, "Trust in Federal Government's
+# Competence Remains Low," Gallup, 29 September 2020, https://…").  It states nothing, yet its title's words carried a
+# claim ("Americans approve of the federal government's competence") in a hand check.
+_REFERENCE = re.compile(r"[\"“][^\"”]{3,200}[\"”].*\bhttps?://|\bhttps?://\S+.*[\"“][^\"”]{3,200}[\"”]", re.S)
+
+
+def is_reference(text: str) -> bool:
+    """Is the unit a bibliographic reference (a quoted title and a web address), not a statement?"""
+    return bool(_REFERENCE.search(text))
 
 
 @dataclass(frozen=True)
@@ -205,7 +215,8 @@ def select_evidence(question: str, units: Sequence[Unit], cosines: Sequence[floa
     ``cosines[j]``: cosine between the question and unit j (None: word overlap and passage rank only)."""
     asked = stems(question)
     usable = [j for j, u in enumerate(units)
-              if u.code or (len(u.text.split()) >= MIN_WORDS and not _QUESTION_END.search(u.text))]
+              if u.code or (len(u.text.split()) >= MIN_WORDS and not _QUESTION_END.search(u.text)
+                            and not is_reference(u.text))]
     if not usable:
         return ()
     cos = [float(cosines[j]) if cosines is not None else 0.0 for j in usable]

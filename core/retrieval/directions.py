@@ -1,4 +1,4 @@
-"""Words that give a claim its direction, in families (increase/decrease, before/after).
+"""Words that give a claim its direction, in families (increase/decrease, before/after, attract/repel, positive/negative).
 
 Shared by the answer's grounding (``core.answer.grounding``: a sentence may only use a family its evidence
 uses) and the study grader (``core.study.grading``: an answer that moves the other way than the book says
@@ -16,6 +16,11 @@ _DIRECTIONS = {
             "below lose loses lost shrink shrinks",
     "before": "before earlier prior precede precedes preceded first",
     "after": "after later following follow follows followed then",
+    # Not a direction but a polarity, checked the same way: "attractive forces" on a sentence about repulsive ones.
+    "attract": "attract attracts attracted attracting attraction attractions attractive",
+    "repel": "repel repels repelled repelling repulsion repulsions repulsive",
+    "positive": "positive positively",
+    "negative": "negative negatively",
 }
 _FAMILY = {w: fam for fam, words in _DIRECTIONS.items() for w in words.split()}
 _WORD = re.compile(r"[a-z]+")

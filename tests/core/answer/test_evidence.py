@@ -5,7 +5,7 @@ import numpy as np
 
 from core.answer.attribution import stems
 from core.answer.evidence import (Unit, chunk_units, evidence_units, fused_scores, grouped, is_code,
-                                  select_evidence)
+                                  is_reference, select_evidence)
 from core.answer.prompt import build_prompt, citation_grammar, format_evidence
 from core.models import BookId, Chunk, ChunkId, ChunkRole, Hit, SectionId, Source
 
@@ -75,6 +75,17 @@ def test_budget_and_duplicates():
     assert len(chosen) == 1
     assert select_evidence("folkways", twice, None, token_budget=5, count_tokens=words, stems=stems) == ()
     assert select_evidence("anything", [], None, token_budget=100, count_tokens=words, stems=stems) == ()
+
+
+def test_a_footnote_reference_is_no_evidence():
+    reference = ('Lydia Saad, "Trust in Federal Government\'s Competence Remains Low," Gallup, 29 September 2020, '
+                 "https://news.gallup.com/poll/321119/trust.aspx.")
+    link = "On Windows, go to https://www.rust-lang.org/tools/install and follow the instructions for installing Rust."
+    assert is_reference(reference) and not is_reference(link) and not is_reference('The word "hello" is printed.')
+    units = [Unit(NORMS, 0, reference, 0), Unit(NORMS, 1, link, 0)]
+    chosen = select_evidence("How do I trust the government?", units, None, token_budget=200, count_tokens=words,
+                             stems=stems)
+    assert [e.text for e in chosen] == [link]
 
 
 def test_the_prompt_numbers_sentences_under_their_sections():

@@ -229,3 +229,12 @@ def test_a_short_sentence_that_names_an_answer_is_checked_not_passed_over():
                             Grounded(evidence), question=question)
     assert named.support is Support.SUPPORTED and named.cited == (1,)
     assert nothing.support is Support.CONNECTIVE
+
+
+def test_a_polarity_the_evidence_does_not_use_is_not_carried():
+    repulsive = ("The very high temperature gives the nuclei enough kinetic energy to overcome the very strong repulsive "
+                 "forces resulting from the positive charges on their nuclei.")
+    assert not_carried("Fission needs no high temperature because the strong attractive forces between the nuclei are "
+                       "overcome by their kinetic energy.", [repulsive], "why fusion needs high temperature but fission doesn't") \
+        == "direction"
+    assert directions("Like charges repel; opposite charges attract.") == {"repel", "attract"}
