@@ -104,7 +104,7 @@ _CAUSE_CLAIM = re.compile(r"\b(?:because|due to|owing to|as a result|therefore|t
 # A sentence that gives a reason, a consequence or a purpose, in any of the ways a textbook does.
 _CAUSE_EVIDENCE = re.compile(r"\b(?:because|since|due|owing|therefore|thus|hence|so|why|reasons?|consequen\w*|"
                              r"results?|resulting|lead|leads|led|caus\w*|effects?|produc\w*|allow\w*|enabl\w*|"
-                             r"makes?|made|making|means?|order to|responsib\w*|explain\w*)\b|^\W*to\s+[a-z]+", re.I)
+                             r"means?|order to|responsib\w*|explain\w*)\b|^\W*to\s+[a-z]+", re.I)
 # "A does x, while B does y": two claims, each needing the evidence.
 _CONTRAST_HALVES = re.compile(r",?\s*\b(?:while|whereas)\b\s*", re.I)
 
