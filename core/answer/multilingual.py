@@ -17,7 +17,7 @@ from typing import Any
 
 from core.answer.language import (ENGLISH, answer_messages, numbered_lines, question_messages, translated_question,
                                   untranslated)
-from core.answer.replies import refusal_text
+from core.answer.replies import refusal_text, unchecked
 from core.models import Answer, AnswerEvent, AnswerEventKind
 
 log = logging.getLogger(__name__)
@@ -97,7 +97,8 @@ def translate_answer(answer: Answer, language: str, chat: Chat, question: str, s
     """``answer`` (in ``source``, the book's language) for a student who asked ``question`` in ``language``; the
     answer as written is kept in ``Answer.original``."""
     if answer.refused:  # fixed phrases in the student's language: nothing was checked that could be shown instead
-        text = refusal_text(answer.nearest_sections, absent=answer.absent_terms, language=language)
+        text = refusal_text(answer.nearest_sections, absent=answer.absent_terms, language=language,
+                            unchecked=unchecked(answer.dropped))
         return replace(answer, question=question, text=text, language=language)
     if answer.extractive:  # the book's own words, quoted: nothing to translate
         return replace(answer, question=question, language=language, original=answer.text, original_language=source)
@@ -116,7 +117,8 @@ def in_book_language(answer: Answer, language: str) -> Answer:
     if not answer.refused:
         return replace(answer, language=language)
     return replace(answer, language=language,
-                   text=refusal_text(answer.nearest_sections, absent=answer.absent_terms, language=language))
+                   text=refusal_text(answer.nearest_sections, absent=answer.absent_terms, language=language,
+                                     unchecked=unchecked(answer.dropped)))
 
 
 def ask_in_language(question: str, language: str, chat: Chat, ask: Callable[[str], Iterator[AnswerEvent]],

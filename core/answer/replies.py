@@ -51,15 +51,30 @@ _REFUSALS = {
 }
 
 
+# When the model wrote an answer but no sentence of it is one the book states: the book may well cover the question
+# (the evidence missed the sentence that answers it), so "your book doesn't cover this" would be a claim of our own.
+_UNCHECKED = {
+    "en": "I couldn't write an answer that your book's sentences state, so I won't guess.",
+    "es": "No pude escribir una respuesta que las frases de tu libro afirmen, así que no voy a adivinar.",
+    "fr": "Je n'ai pas pu écrire une réponse que les phrases de ton livre affirment, donc je ne vais pas deviner.",
+    "de": "Ich konnte keine Antwort schreiben, die Sätze deines Buches belegen, deshalb rate ich nicht.",
+    "pt": "Não consegui escrever uma resposta que as frases do seu livro afirmem, então não vou adivinhar.",
+    "zh": "我无法写出你的书中句子所支持的回答，所以我不会猜测。",
+}
+
+
 def refusal_text(nearest: Sequence[str], *, empty_library: bool = False, absent: Sequence[str] = (),
-                 language: str = "en") -> str:
+                 language: str = "en", unchecked: bool = False) -> str:
     """The honest "not in your book" reply (naming the ``absent`` terms the book never mentions), in
-    ``language`` (a key of ``_REFUSALS``; English for any other)."""
+    ``language`` (a key of ``_REFUSALS``; English for any other).  ``unchecked``: the model answered, but nothing
+    it wrote is a sentence the book states (then the reply says that, not that the book lacks the topic)."""
     if empty_library:
         return "Your library is empty: import a book first, then ask about it."
     never, uncovered, closest, beyond, either = _REFUSALS.get(language, _REFUSALS["en"])
     if absent:
         text = never.format(named=either.join(f"\u201c{t}\u201d" for t in absent[:2]))
+    elif unchecked:
+        text = _UNCHECKED.get(language, _UNCHECKED["en"])
     else:
         text = uncovered
     if nearest:
@@ -69,11 +84,19 @@ def refusal_text(nearest: Sequence[str], *, empty_library: bool = False, absent:
 
 def declined_answer(base: Answer, verdict: Any, *, empty_library: bool = False, **fields: Any) -> Answer:
     """``base`` as "not in your book": the refusal naming what the book never mentions (``verdict``, a
-    ``core.retrieval.coverage.Coverage``) and the nearest sections; ``fields`` set the rest (timings, model)."""
+    ``core.retrieval.coverage.Coverage``) and the nearest sections; ``fields`` set the rest (timings, model, and
+    ``dropped``: what the model wrote, when nothing of it was the book's)."""
     nearest = tuple(section_name(h.chunk) for h in verdict.nearest)
     absent = tuple(verdict.absent_terms)
-    return replace(base, text=refusal_text(nearest, empty_library=empty_library, absent=absent), refused=True,
-                   nearest_sections=nearest, absent_terms=absent, **fields)
+    text = refusal_text(nearest, empty_library=empty_library, absent=absent,
+                        unchecked=unchecked(fields.get("dropped", ())))
+    return replace(base, text=text, refused=True, nearest_sections=nearest, absent_terms=absent, **fields)
+
+
+def unchecked(dropped: Sequence[str]) -> bool:
+    """Was an answer declined because nothing the model wrote (``Answer.dropped``) is the book's, rather than
+    because the model itself said the book does not answer?"""
+    return bool(dropped) and not says_not_covered(" ".join(dropped))
 
 
 def _norm(text: str) -> str:

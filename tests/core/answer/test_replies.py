@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from core.answer.attribution import build_citations, chunk_for_quote
-from core.answer.replies import extractive_text, refusal_text, section_name, stream_words
+from core.answer.replies import extractive_text, refusal_text, section_name, stream_words, unchecked
 from core.answer.attribution import Attributed, Support
 from core.models import AnswerEventKind, BookId, Chunk, ChunkId, ChunkRole, SectionId, Source
 
@@ -69,3 +69,12 @@ def test_the_model_saying_the_passages_do_not_answer_is_recognised():
     assert says_not_covered("I cannot answer this from the provided text. It may be ...")
     assert not says_not_covered("Newton's law does not explain friction. The text says ...")
     assert not says_not_covered("Energy is the capacity to do work [1].")
+
+
+def test_a_declined_answer_the_model_wrote_says_it_could_not_be_checked_not_that_the_book_lacks_it():
+    assert unchecked(("Volcanoes erupt molten rock.",))
+    assert not unchecked(("The passages do not cover this question.",)) and not unchecked(())
+    text = refusal_text(["2.1 Plants, p. 4"], unchecked=True)
+    assert text.startswith("I couldn't write an answer that your book's sentences state") and "2.1 Plants, p. 4" in text
+    assert refusal_text([], unchecked=True, language="fr").startswith("Je n'ai pas pu")
+    assert refusal_text([], unchecked=True, absent=["Stroop"]).startswith("Your book never mentions")
