@@ -87,7 +87,9 @@ def declined_answer(base: Answer, verdict: Any, *, empty_library: bool = False, 
     ``core.retrieval.coverage.Coverage``) and the nearest sections; ``fields`` set the rest (timings, model, and
     ``dropped``: what the model wrote, when nothing of it was the book's)."""
     nearest = tuple(section_name(h.chunk) for h in verdict.nearest)
-    absent = tuple(verdict.absent_terms)
+    # After the model: what the question names that the books never mention is still worth saying (nothing the
+    # model wrote about "Raspberry Pi" could be the book's).
+    absent = tuple(verdict.absent_terms) or tuple(getattr(verdict, "unused", ()) if fields.get("dropped") else ())
     text = refusal_text(nearest, empty_library=empty_library, absent=absent,
                         unchecked=unchecked(fields.get("dropped", ())))
     return replace(base, text=text, refused=True, nearest_sections=nearest, absent_terms=absent, **fields)

@@ -78,3 +78,14 @@ def test_a_declined_answer_the_model_wrote_says_it_could_not_be_checked_not_that
     assert text.startswith("I couldn't write an answer that your book's sentences state") and "2.1 Plants, p. 4" in text
     assert refusal_text([], unchecked=True, language="fr").startswith("Je n'ai pas pu")
     assert refusal_text([], unchecked=True, absent=["Stroop"]).startswith("Your book never mentions")
+
+
+def test_a_decline_after_the_model_names_what_the_books_never_mention():
+    from core.answer.replies import declined_answer
+    from core.models import Answer
+    from core.retrieval.coverage import Coverage
+    base = Answer(question="How do I cross-compile for the Raspberry Pi?", text="", citations=())
+    verdict = Coverage(score=0.8, covered=True, unused=("Raspberry Pi",))
+    after = declined_answer(base, verdict, dropped=("Install the Raspberry Pi tools.",))
+    assert after.text.startswith("Your book never mentions \u201cRaspberry Pi\u201d") and after.refused
+    assert declined_answer(base, verdict).text.startswith("Your book doesn't seem to cover this")
