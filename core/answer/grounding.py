@@ -45,6 +45,12 @@ from core.retrieval.directions import directions
 
 ABOUT_PROGRAM = "about the student's program"  # a greyed sentence's reason: what it says of pasted code
 TOGETHER = "only several evidence sentences together"  # greyed, yet the evidence bears on the question
+# Greyed sentences that still show the book bears on the question, so an answer of only such sentences is shown
+# greyed, not declined: one evidence sentence carries every word of a "cause" or "half" sentence but not its
+# "because" or its other half (a hand check found "Energy is quantized because it can only be equal to certain
+# values" and "SnCl4 is not a salt because it does not contain cations and anions" declined for want of a
+# "because" in the book's sentence: right answers, better shown greyed than lost).
+BEARING = frozenset({ABOUT_PROGRAM, TOGETHER, "cause", "half"})
 MAX_TOGETHER = 3  # the most alike sentences tried together for ``TOGETHER`` (it was the citation limit)
 CONTENT_SHARE = 0.5  # a majority of a sentence's content words must come from its evidence (or the question)
 
@@ -366,5 +372,5 @@ def evidence_similarity(encode: Callable[[list[str]], np.ndarray], answer: Seque
     return vectors[:len(answer)] @ vectors[len(answer):].T
 
 
-__all__ = ["ABOUT_PROGRAM", "CONTENT_SHARE", "TOGETHER", "Grounded", "about_program", "directions", "evidence_citations", "evidence_similarity", "ground",
+__all__ = ["ABOUT_PROGRAM", "BEARING", "CONTENT_SHARE", "TOGETHER", "Grounded", "about_program", "directions", "evidence_citations", "evidence_similarity", "ground",
            "not_carried"]

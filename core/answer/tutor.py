@@ -30,7 +30,7 @@ from typing import Any
 from core.answer.attribution import (BEYOND_BOOK_LABEL, Support, attribute, best_quotes, build_citations,
                                      complete_sentences, render, split_answer, stems)
 from core.answer.followup import rewrite_followup
-from core.answer.grounding import ABOUT_PROGRAM, TOGETHER, Grounded, evidence_citations, ground
+from core.answer.grounding import ABOUT_PROGRAM, BEARING, Grounded, evidence_citations, ground
 from core.answer.language import ENGLISH, detect
 from core.answer.markers import MarkerFilter, ParagraphGate, strip_source_tags
 from core.answer.evidence import Gathered, evidence_signals
@@ -323,9 +323,9 @@ class Tutor:
         if not self.settings.drop_unsupported:
             attributed = [replace(a, support=Support.WEAK) if a.support is Support.NONE else a for a in attributed]
         supported = [a for a in attributed if a.support is Support.SUPPORTED]
-        # Sentences on a program the student pasted, and sentences only several evidence sentences carry together,
-        # count as answering (kept, greyed): the book bears on the question.
-        bears = any(a.conflict in (ABOUT_PROGRAM, TOGETHER) for a in attributed)
+        # Sentences on a program the student pasted, and sentences the evidence carries all but the reason or one half
+        # of (``grounding.BEARING``) count as answering (kept, greyed): the book bears on the question.
+        bears = any(a.conflict in BEARING for a in attributed)
         notice = ""
         declined = says_not_covered(raw)
         grounded = (supported or bears) and not declined

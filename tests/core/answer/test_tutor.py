@@ -202,6 +202,13 @@ def test_an_answer_no_evidence_sentence_carries_is_declined(lib):
     assert answer.dropped == ("Volcanoes erupt molten rock across distant oceans regularly.",)  # for a benchmark
 
 
+def test_an_answer_whose_words_the_book_carries_but_not_its_reason_is_shown_greyed_not_declined(lib):
+    model = FakeChatModel("Mitochondria release energy from glucose because of cellular respiration.")
+    answer = collect(tutor(lib, model).ask("What do mitochondria release from glucose?"))
+    assert not answer.refused and not answer.citations
+    assert answer.unsupported == ("Mitochondria release energy from glucose because of cellular respiration.",)
+
+
 def test_what_it_says_of_a_pasted_program_is_shown_greyed_not_declined(lib):
     question = "Does this program print the energy?\n```\nfn main() {\n    let energy = 5;\n}\n```"
     model = FakeChatModel("Yes, this program prints 5 because energy is bound to 5.")
