@@ -15,6 +15,7 @@ import numpy as np
 
 from core.answer.attribution import SourceSentence, best_quotes, sentence_candidates, stems
 from core.answer.evidence import Evidence, Gathered, gather, select_evidence
+from core.answer.grounding import Grounded, ground
 from core.answer.prompt import citation_grammar, fit_prompt, wants_detail
 from core.answer.replies import trim_sources
 from core.ingest.language import ENGLISH, NAMES, NOUNS_CAPITALISED
@@ -189,6 +190,19 @@ def encode_or_none(embedder: Any, texts: list[str]) -> Any:
         return None
 
 
+def ground_answer(embedder: Any, sentences: Sequence[tuple[int, str, tuple[int, ...]]], prep: Prepared,
+                  sources: Sequence[Source], question: str, *, beyond: bool, unused: Sequence[str] = ()) -> list[Any]:
+    """Each answer sentence with the evidence sentence that carries it (``core.answer.grounding.ground``), the
+    answer's sentences embedded against the evidence's; ``unused``: what the question names that the books never
+    use."""
+    texts = {s.n: s.text for s in sources}
+    sims = None
+    if prep.evidence_vectors is not None and sentences:
+        answer = encode_or_none(embedder, [t for _, t, _ in sentences])
+        sims = answer @ prep.evidence_vectors.T if answer is not None else None
+    return ground(sentences, Grounded(texts, sims), question=question, beyond_book=beyond, unused=unused)
+
+
 def question_relevance(question: str) -> Callable[[str], float]:
     """A sentence's share of the question's content stems: how a source longer than its budget is cut.  (Mixed
     with the embedder's cosine, as ``best_quotes`` scores a quote, it kept fewer answer keys on three of four
@@ -211,5 +225,5 @@ def embed_candidates(embedder: Any, query: str, prep: Prepared, answer: Sequence
     prep.answer_sims = vectors[1 + m:] @ cands.T if answer else None
 
 
-__all__ = ["AnswerSettings", "Prepared", "embed_candidates", "gather_evidence", "prepare", "prepare_evidence",
-           "question_relevance"]
+__all__ = ["AnswerSettings", "Prepared", "embed_candidates", "gather_evidence", "ground_answer", "prepare",
+           "prepare_evidence", "question_relevance"]

@@ -30,13 +30,13 @@ from typing import Any
 from core.answer.attribution import (BEYOND_BOOK_LABEL, Support, attribute, best_quotes, build_citations,
                                      complete_sentences, render, split_answer, stems)
 from core.answer.followup import rewrite_followup
-from core.answer.grounding import ABOUT_PROGRAM, BEARING, Grounded, evidence_citations, ground
+from core.answer.grounding import ABOUT_PROGRAM, BEARING, evidence_citations
 from core.answer.language import ENGLISH, detect
 from core.answer.markers import MarkerFilter, ParagraphGate, strip_source_tags
 from core.answer.evidence import Gathered, evidence_signals
 from core.answer.multilingual import ask_in_language, chat_with, translate_sentences
-from core.answer.preparation import (AnswerSettings, Prepared, books_never_mention, embed_candidates, encode_or_none,
-                                     gather_evidence, prepare)
+from core.answer.preparation import (AnswerSettings, Prepared, books_never_mention, embed_candidates, gather_evidence,
+                                     ground_answer, prepare)
 from core.answer.prompt import PASSAGE_SYSTEM_PROMPT, SYSTEM_PROMPT
 from core.answer.replies import (declined_answer, extractive_text, preview_citation, says_not_covered,
                                  stream_words)
@@ -314,8 +314,8 @@ class Tutor:
             raw = complete_sentences(raw)
         sentences = split_answer(strip_source_tags(raw))
         if prep.uses_evidence:
-            attributed = self._ground(sentences, prep, sources, base.search_question, beyond,
-                                      getattr(verdict, "unused", ()))
+            attributed = ground_answer(self.embedder, sentences, prep, sources, base.search_question,
+                                       beyond=beyond, unused=getattr(verdict, "unused", ()))
         else:
             embed_candidates(self.embedder, base.search_question, prep, [s for _, s, _ in sentences])
             attributed = attribute(sentences, {s.n: s.text for s in sources}, prep.candidates, prep.answer_sims,
@@ -358,17 +358,6 @@ class Tutor:
                        about_code=tuple(a.text for a in attributed if a.conflict == ABOUT_PROGRAM),
                        dropped=tuple(a.text for a in attributed if a.support is Support.NONE),
                        model=self.model_name, timings_ms=tuple(timings.items()))
-
-    def _ground(self, sentences: list, prep: Prepared, sources: tuple[Source, ...], question: str,
-                beyond: bool, unused: Sequence[str] = ()) -> list:
-        """Each answer sentence with the evidence sentences that carry it (``core.answer.grounding``); ``unused``:
-        what the question names that the books never use."""
-        texts = {s.n: s.text for s in sources}
-        sims = None
-        if prep.evidence_vectors is not None and sentences:
-            answer = encode_or_none(self.embedder, [t for _, t, _ in sentences])
-            sims = answer @ prep.evidence_vectors.T if answer is not None else None
-        return ground(sentences, Grounded(texts, sims), question=question, beyond_book=beyond, unused=unused)
 
     def _extractive(self, base: Answer, prep: Prepared, sources: tuple[Source, ...], quotes: dict,
                     error: LanternError | None, cancel: CancelFn, timings: dict[str, float],
