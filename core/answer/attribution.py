@@ -241,17 +241,27 @@ def attribute(sentences: Sequence[tuple[int, str, tuple[int, ...]]], passages: d
     return drop_orphans(out)
 
 
-def drop_orphans(attributed: Sequence[Attributed]) -> list[Attributed]:
-    """Drop a sentence that leans on a dropped one in its paragraph ("It comes in many forms" after a
-    removed "Kinetic energy is the capacity to do work"): its "it" now points at the wrong thing."""
+def orphans(attributed: Sequence[Attributed], lost: Callable[[Attributed], bool], kept: Callable[[Attributed], bool],
+            lose: Callable[[Attributed], Attributed]) -> list[Attributed]:
+    """``lose`` each ``kept`` sentence that takes its subject from a ``lost`` one just before it in its paragraph
+    ("It comes in many forms" after a removed "Kinetic energy is the capacity to do work"): its "it" now points at
+    something the book does not back.  A sentence so lost can orphan the next one in turn."""
     out: list[Attributed] = []
     for a in attributed:
         before = out[-1] if out else None
-        if before is not None and before.support is Support.NONE and before.paragraph == a.paragraph \
-                and a.support is not Support.NONE and a.support is not Support.BEYOND and leans_on_previous(a.text):
-            a = replace(a, support=Support.NONE, source=None, quote="", conflict="leans on a dropped sentence")
+        if before is not None and lost(before) and before.paragraph == a.paragraph and kept(a) \
+                and leans_on_previous(a.text):
+            a = lose(a)
         out.append(a)
     return out
+
+
+def drop_orphans(attributed: Sequence[Attributed]) -> list[Attributed]:
+    """Drop a sentence that leans on a dropped one in its paragraph (``orphans``)."""
+    return orphans(attributed, lambda b: b.support is Support.NONE,
+                   lambda a: a.support is not Support.NONE and a.support is not Support.BEYOND,
+                   lambda a: replace(a, support=Support.NONE, source=None, quote="",
+                                     conflict="leans on a dropped sentence"))
 
 
 def pasted_code(question: str) -> str:
@@ -396,5 +406,5 @@ def build_citations(supported: Sequence[Attributed], sources: Sequence[Source],
 
 
 __all__ = ["ABOUT_CODE_LABEL", "Attributed", "BEYOND_BOOK_LABEL", "SourceSentence", "Support", "UNSUPPORTED_LABEL", "attribute", "best_quotes",
-           "build_citations", "chunk_for_quote", "citation", "complete_sentences", "drop_orphans", "is_connective", "overlap",
+           "build_citations", "chunk_for_quote", "citation", "complete_sentences", "drop_orphans", "is_connective", "orphans", "overlap",
            "pasted_code", "render", "sentence_candidates", "short_quote", "source_sentences", "split_answer", "stems"]

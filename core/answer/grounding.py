@@ -37,8 +37,8 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from core.answer.attribution import (BEYOND_BOOK_LABEL, Attributed, Support, citation, is_connective, overlap,
-                                     pasted_code, short_quote, stems)
+from core.answer.attribution import (BEYOND_BOOK_LABEL, Attributed, Support, citation, is_connective, orphans,
+                                     overlap, pasted_code, short_quote, stems)
 from core.answer.faithfulness import _numbers, definition_subject, leans_on_previous, negated, unsourced_names
 from core.models import Chunk, Citation, Source
 from core.retrieval.directions import directions
@@ -294,15 +294,10 @@ def _names_something(sentence: str, question: str) -> bool:
 def grey_orphans(attributed: Sequence[Attributed]) -> list[Attributed]:
     """Grey a cited sentence that takes its subject from a greyed one just before it in its paragraph ("This was done
     through a series of steps: …" after a greyed "each state would have one seat in Congress"): what "this" is, the
-    book does not say.  (The passage reader's ``attribution.drop_orphans`` does the same for dropped sentences.)"""
-    out: list[Attributed] = []
-    for a in attributed:
-        before = out[-1] if out else None
-        if before is not None and before.support is Support.WEAK and before.conflict != ABOUT_PROGRAM \
-                and before.paragraph == a.paragraph and a.support is Support.SUPPORTED and leans_on_previous(a.text):
-            a = replace(a, support=Support.WEAK, source=None, quote="", score=0.0, conflict=ORPHAN)
-        out.append(a)
-    return out
+    book does not say.  (``attribution.orphans``, as the passage reader's ``drop_orphans`` for dropped sentences.)"""
+    return orphans(attributed, lambda b: b.support is Support.WEAK and b.conflict != ABOUT_PROGRAM,
+                   lambda a: a.support is Support.SUPPORTED,
+                   lambda a: replace(a, support=Support.WEAK, source=None, quote="", score=0.0, conflict=ORPHAN))
 
 
 _PROGRAM_TALK = re.compile(r"\b(?:program|code|compil\w*|prints?|printed|output|error|panics?|runs?)\b", re.I)

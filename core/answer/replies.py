@@ -89,7 +89,7 @@ def declined_answer(base: Answer, verdict: Any, *, empty_library: bool = False, 
     nearest = tuple(section_name(h.chunk) for h in verdict.nearest)
     # After the model: what the question names that the books never mention is still worth saying (nothing the
     # model wrote about "Raspberry Pi" could be the book's).
-    absent = tuple(verdict.absent_terms) or tuple(getattr(verdict, "unused", ()) if fields.get("dropped") else ())
+    absent = tuple(verdict.absent_terms) or (tuple(verdict.unused) if fields.get("dropped") else ())
     text = refusal_text(nearest, empty_library=empty_library, absent=absent,
                         unchecked=unchecked(fields.get("dropped", ())))
     return replace(base, text=text, refused=True, nearest_sections=nearest, absent_terms=absent, **fields)
