@@ -9,7 +9,8 @@ whole — and ``select_evidence`` keeps the best ones within a token budget:
   question's content words it holds, by the rank of the passage it came from, and by how well it reads
   as a statement (a list run or a table row ranks below a whole sentence) — and the ranks are fused
   (reciprocal rank fusion, the usual constant 60): no weight and no threshold to tune;
-* a sentence that defines a term the question names comes first;
+* a sentence that defines a term the question names comes first; beside it, a sentence defining a broader term
+  ("Energy is …" for "what is kinetic energy?") is left out, with the sentences that lean on it;
 * a sentence that leans on the one before ("This is called …", "It …") brings that one with it;
 * a footnote reference run into the text (a quoted title and a web address) is no evidence;
 * the chosen sentences are numbered in book order, grouped by section (``format_evidence``), and each
@@ -20,7 +21,7 @@ Pure functions over chunks and a similarity vector: the caller embeds.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -39,6 +40,17 @@ MAX_UNIT_TOKENS = 160  # a code block or table row longer than this is cut (its 
 _PARAGRAPH = re.compile(r"\n\s*\n")
 _CODE_LINE = re.compile(r"[{};=]|::|->|=>|^\s{2,}\S|^\s*(?:fn|let|use|pub|def|return|#|//|\$|>>>|>)\s", re.M)
 _QUESTION_END = re.compile(r"\?[\"”’)]*$")
+# A sentence that runs into a displayed equation ("The kinetic energy of an object of mass m moving at speed v is"
+# / "Ek = ½mv²"): the lead-in stops on a lower-case word, a comma or a colon; the display is one line with "=" and
+# hardly an ordinary word.  Apart, the lead-in states nothing and the equation is too short to be evidence.
+_RUNS_ON = re.compile(r"[a-z,:]$")
+_CODE_MARK = re.compile(r"[;{}`]|==|=>|::")  # "let x = 5;" is code, not a display
+_ORDINARY_WORD = re.compile(r"(?<!\S)[a-z]{3,}[.,;:]?(?!\S)")
+_RUN_IN_HEAD = re.compile(r"^[^.!?]{1,60}[.!?]\s+(?=[A-Z])")  # "Definition (Kinetic energy). The …"
+# "The kinetic energy of an object of mass m moving at speed v is …": a definition whose subject is "X of a Y" defines
+# X ("The heat capacity of the small frying pan is found …" speaks of one pan: no definition).
+_OF_HEAD = re.compile(r"^(?:an?\s+|the\s+)?(?P<head>[^,;:()]{2,40}?)\s+of\s+(?:an?|any)\s+[^,;:()]{2,80}?\s+(?:is|are|means)\s",
+                      re.I)
 # A footnote reference run into the text: a quoted title and a web address ("Lydia Saad, "Trust in Federal Government's
 # Competence Remains Low," Gallup, 29 September 2020, https://…").  It states nothing, yet its title's words carried a
 # claim ("Americans approve of the federal government's competence") in a hand check.
@@ -86,8 +98,33 @@ def is_code(paragraph: str) -> bool:
     return sum(1 for ln in lines if _CODE_LINE.search(ln)) * 2 >= len(lines)
 
 
+def is_display_equation(paragraph: str) -> bool:
+    """One line with "=" and too few ordinary words to be a sentence ("Ek = ½mv²", "Wnet = ΔEk = ½mvf² − ½mvi²")."""
+    text = paragraph.strip()
+    return "\n" not in text and "=" in text and not _CODE_MARK.search(text) \
+        and len(_ORDINARY_WORD.findall(text)) < MIN_WORDS
+
+
+def _with_run_in_heads(sentences: Sequence[str]) -> list[str]:
+    """A paragraph's sentences, each piece too short to state anything ("Definition (Work–energy theorem).",
+    "Note.") joined to the sentence it heads: apart, the head has the question's words and no content, and the
+    sentence it heads has the content without the term's name."""
+    out: list[str] = []
+    head = ""
+    for sentence in (s.strip() for s in sentences):
+        if not sentence:
+            continue
+        if len(sentence.split()) < MIN_WORDS:
+            head = f"{head} {sentence}".strip()
+            continue
+        out.append(f"{head} {sentence}".strip())
+        head = ""
+    return out + [head] if head else out
+
+
 def chunk_units(chunk: Chunk, hit_rank: int) -> list[Unit]:
-    """The sentences of ``chunk`` (a code paragraph whole; a table's rows as sentences)."""
+    """The sentences of ``chunk`` (a code paragraph whole; a table's rows as sentences; a displayed equation joined
+    to the sentence that leads into it)."""
     if chunk.label.startswith("Table"):
         pieces = [(row, False) for row in table_sentences(chunk.text).split("\n") if row.strip()]
     elif chunk.label:  # a figure's caption: one unit
@@ -97,10 +134,12 @@ def chunk_units(chunk: Chunk, hit_rank: int) -> list[Unit]:
         for para in _PARAGRAPH.split(chunk.text):
             if not para.strip():
                 continue
-            if is_code(para):
+            if pieces and not pieces[-1][1] and is_display_equation(para) and _RUNS_ON.search(pieces[-1][0]):
+                pieces[-1] = (f"{pieces[-1][0]} {' '.join(para.split())}", False)
+            elif is_code(para):
                 pieces.append((para.strip("\n"), True))
             else:
-                pieces.extend((s.strip(), False) for s in _splitter().split(" ".join(para.split())) if s.strip())
+                pieces.extend((s, False) for s in _with_run_in_heads(_splitter().split(" ".join(para.split()))))
     return [Unit(chunk, i, text, hit_rank, code) for i, (text, code) in enumerate(pieces)]
 
 
@@ -198,13 +237,31 @@ def fused_scores(cosines: Sequence[float], overlaps: Sequence[float], hit_ranks:
     return sum(1.0 / (RRF_K + 1 + _ranks(v)) for v in rankings)
 
 
+def defined_term(unit_text: str, stems: Callable[[str], frozenset[str]]) -> frozenset[str]:
+    """The stems of the term a sentence defines ("Mores are …"; "The kinetic energy of an object … is …": the head
+    before "of"; after a run-in head such as "Definition (Kinetic energy)."), or an empty set."""
+    text = _without_run_in_head(unit_text)
+    head = _OF_HEAD.match(text)
+    subject = definition_subject(text) or (definition_subject(f"{head['head']} is …") if head else None)
+    return stems(subject) if subject else frozenset()
+
+
 def defines_asked_term(unit_text: str, question_stems: frozenset[str], stems: Callable[[str], frozenset[str]]) -> bool:
     """Does the sentence define a term all of whose words the question uses ("Mores are …" for "what are mores")?"""
-    subject = definition_subject(unit_text)
-    if not subject:
-        return False
-    words = stems(subject)
+    words = defined_term(unit_text, stems)
     return bool(words) and words <= question_stems
+
+
+def _without_run_in_head(text: str) -> str:
+    """"Definition (Kinetic energy). The kinetic energy of …" → "The kinetic energy of …" (``_with_run_in_heads``)."""
+    m = _RUN_IN_HEAD.match(text.strip())
+    return text.strip()[m.end():] if m and len(m.group(0).split()) < MIN_WORDS else text.strip()
+
+
+def _leans_on(units: Sequence[Unit], j: int, position: Mapping[tuple[int, int], int], left_out: set[int]) -> bool:
+    """Does unit j take its subject ("It comes in many forms") from a unit that is left out?"""
+    prev = position.get((units[j].chunk.id, units[j].index - 1))
+    return prev in left_out and not units[j].code and leans_on_previous(units[j].text)
 
 
 def select_evidence(question: str, units: Sequence[Unit], cosines: Sequence[float] | None, *,
@@ -224,9 +281,16 @@ def select_evidence(question: str, units: Sequence[Unit], cosines: Sequence[floa
     fused = fused_scores(cos, lex, [units[j].hit_rank for j in usable],
                          [0.0 if units[j].code else quote_penalty(units[j].text) for j in usable])
     score = {j: float(f) for j, f in zip(usable, fused)}
-    first = [j for j in usable if defines_asked_term(units[j].text, asked, stems)]
-    order = first[:2] + [j for j in sorted(usable, key=lambda j: -score[j]) if j not in first[:2]]
+    terms = {j: defined_term(units[j].text, stems) for j in usable}
+    defining = [j for j in usable if terms[j] and terms[j] <= asked]
+    # "Energy is the capacity to do work." beside "The kinetic energy of an object … is …" for "what is kinetic
+    # energy?": the broader term's definition is left out (with what leans on it).  The 1.5B gave kinetic energy the
+    # definition of energy in 8 of 8 samples with both in its evidence (the sample book, session 18).
+    broader = {j for j in defining if any(terms[j] < terms[k] for k in defining)}
+    first = [j for j in defining if j not in broader]
     position = {(u.chunk.id, u.index): j for j, u in enumerate(units)}
+    order = first[:2] + [j for j in sorted(usable, key=lambda j: -score[j]) if j not in first[:2]
+                         and j not in broader and not _leans_on(units, j, position, broader)]
     chosen: dict[int, float] = {}
     used = 0
     seen: set[str] = set()
@@ -294,5 +358,5 @@ def grouped(evidence: Sequence[Evidence]) -> list[tuple[str, list[Evidence]]]:
     return groups
 
 
-__all__ = ["Evidence", "Gathered", "RRF_K", "Unit", "evidence_signals", "gather", "chunk_units", "defines_asked_term", "evidence_units", "fused_scores",
-           "grouped", "is_code", "section_heading", "select_evidence"]
+__all__ = ["Evidence", "Gathered", "RRF_K", "Unit", "evidence_signals", "gather", "chunk_units", "defined_term", "defines_asked_term", "evidence_units", "fused_scores",
+           "grouped", "is_code", "is_display_equation", "section_heading", "select_evidence"]

@@ -11,6 +11,7 @@ narrow — each rule fires only on a pattern that changes what a sentence claims
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from core.index.fts import function_word_language, query_terms, text_tokens
 from core.ingest.language import NOUNS_CAPITALISED
@@ -109,4 +110,35 @@ def conflict(sentence: str, quote: str, passage: str, question: str = "") -> str
     return None
 
 
-__all__ = ["conflict", "definition_subject", "leans_on_previous", "negated", "unsourced_names"]
+# "X is the …", "X are a …": a term defined by its kind (genus and difference).  Narrower than
+# ``definition_subject``, whose lazy subject also matches "The complex has unpaired electrons because it is …".
+_TERM_DEFINITION = re.compile(r"^(?:an?\s+|the\s+)?(?P<term>[^,;:()]{2,60}?)\s+(?:is|are|means|refers to)\s+"
+                              r"(?:an?|the)\s", re.I)
+
+
+def _term_defined(sentence: str) -> set[str]:
+    """The stems of the term a sentence defines by its kind ("Energy is the capacity …" → {energy}), or empty."""
+    m = _TERM_DEFINITION.match(sentence.strip())
+    return _stems(m.group("term")) if m else set()
+
+
+def borrows_definition(sentence: str, evidence: Iterable[str]) -> bool:
+    """Does a definition ("Kinetic energy is the capacity to do work, measured in joules") hold every word of what
+    an evidence sentence says defines another term ("Energy is the capacity to do work.")?  Then it gives its term
+    the other's definition, whichever sentence shares its remaining words."""
+    term = _term_defined(sentence)
+    own = _stems(sentence)
+    return bool(term) and any(_defines_another(e, sentence, term) and (_stems(e) - _term_defined(e)) <= own
+                              for e in evidence)
+
+
+def _defines_another(evidence: str, sentence: str, term: set[str]) -> bool:
+    """Does the evidence define by its kind another term ("Energy is the capacity to do work.") than the sentence's
+    ``term`` ("Kinetic energy is the …": its words are not all in the evidence), one the sentence's predicate does
+    not use ("SnCl4 is not a salt" rests on what a salt is)?  Then its predicate is another term's."""
+    defined = _term_defined(evidence)
+    return bool(defined) and not term <= _stems(evidence) and not defined <= _stems(sentence) - term
+
+
+
+__all__ = ["borrows_definition", "conflict", "definition_subject", "leans_on_previous", "negated", "unsourced_names"]

@@ -39,7 +39,8 @@ import numpy as np
 
 from core.answer.attribution import (BEYOND_BOOK_LABEL, Attributed, Support, citation, is_connective, orphans,
                                      overlap, pasted_code, short_quote, stems)
-from core.answer.faithfulness import _numbers, definition_subject, leans_on_previous, negated, unsourced_names
+from core.answer.faithfulness import (_numbers, borrows_definition, definition_subject, leans_on_previous, negated,
+                                      unsourced_names)
 from core.models import Chunk, Citation, Source
 from core.retrieval.directions import directions
 
@@ -262,6 +263,9 @@ def ground(sentences: Sequence[tuple[int, str, tuple[int, ...]]], g: Grounded, *
             continue
         if is_connective(text) and not _names_something(text, question):
             out.append(Attributed(text, Support.CONNECTIVE, paragraph=para))
+            continue
+        if borrows_definition(text, g.texts.values()):
+            out.append(Attributed(text, Support.WEAK, None, "", 0.0, para, conflict="subject"))
             continue
         ranked = [n for _, n in _likeness(i, text, ids, g)]
         chosen, reason = _carrying(text, ranked, question, g, unused)

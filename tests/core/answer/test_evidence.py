@@ -4,7 +4,8 @@ from __future__ import annotations
 import numpy as np
 
 from core.answer.attribution import stems
-from core.answer.evidence import (Unit, chunk_units, evidence_units, fused_scores, grouped, is_code,
+from core.answer.evidence import (Unit, chunk_units, defined_term, evidence_units, fused_scores, grouped, is_code,
+                                  is_display_equation,
                                   is_reference, select_evidence)
 from core.answer.prompt import build_prompt, citation_grammar, format_evidence
 from core.models import BookId, Chunk, ChunkId, ChunkRole, Hit, SectionId, Source
@@ -103,3 +104,32 @@ def test_the_prompt_numbers_sentences_under_their_sections():
 def test_citation_grammar_lists_only_the_given_ids():
     g = citation_grammar([3, 1, 12])
     assert 'cite ::= "1" | "3" | "12"' in g and g.startswith("root ::=")
+
+
+def test_a_displayed_equation_and_a_run_in_head_join_the_sentence_they_belong_to():
+    text = ("Energy is the capacity to do work.\n\nDefinition (Kinetic energy). The kinetic energy of an object of "
+            "mass m moving at speed v is\n\nEk = ½mv²\n\nIt is never negative.\n\nWe write:\n\nlet x = 5;\n\n"
+            "Wnet = ΔEk = ½mvf² − ½mvi²")
+    units = [u.text for u in chunk_units(chunk(9, text), hit_rank=0)]
+    assert "Definition (Kinetic energy). The kinetic energy of an object of mass m moving at speed v is Ek = ½mv²" \
+        in units
+    assert "let x = 5;" in units  # code after a colon stays code
+    assert units[-1] == "Wnet = ΔEk = ½mvf² − ½mvi²"  # no sentence leads into it: left alone (and too short)
+    assert is_display_equation("PV = nRT") and not is_display_equation("let x = 5;")
+    assert not is_display_equation("Find the pressure using the formula P = nRT/V for the gas.")
+
+
+def test_the_asked_terms_definition_comes_first_and_a_broader_terms_is_left_out():
+    text = ("Energy is the capacity to do work. It comes in many forms, and the first we meet is motion. "
+            "Definition (Kinetic energy). The kinetic energy of an object of mass m moving at speed v is Ek = ½mv². "
+            "Kinetic energy is a scalar measured in joules.")
+    units = chunk_units(chunk(9, text), hit_rank=0)
+    assert defined_term(units[2].text, stems) == stems("kinetic energy")  # the head of "X of Y", past the run-in head
+    chosen = [e.text for e in select_evidence("What is kinetic energy?", units, None, token_budget=200,
+                                              count_tokens=words, stems=stems)]
+    assert chosen[0].startswith("Definition (Kinetic energy).")
+    assert not any(t.startswith(("Energy is", "It comes")) for t in chosen)
+    # with no definition of the asked term, the broader one is the best there is and stays
+    alone = [u for u in units if "Kinetic energy" not in u.text and "kinetic energy" not in u.text]
+    assert any(e.text.startswith("Energy is") for e in select_evidence(
+        "What is kinetic energy?", alone, None, token_budget=200, count_tokens=words, stems=stems))

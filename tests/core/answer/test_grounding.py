@@ -4,7 +4,9 @@ from __future__ import annotations
 import numpy as np
 
 from core.answer.attribution import Support, render, split_answer
-from core.answer.grounding import ABOUT_PROGRAM, TOGETHER, Grounded, directions, evidence_citations, ground, not_carried
+from core.answer.faithfulness import borrows_definition
+from core.answer.grounding import (ABOUT_PROGRAM, TOGETHER, Grounded, directions, evidence_citations,
+                                  ground, not_carried)
 from core.models import BookId, Chunk, ChunkId, ChunkRole, SectionId, Source
 
 FOLKWAYS = "Folkways are norms for routine or casual interaction, such as how to dress."
@@ -238,3 +240,22 @@ def test_a_polarity_the_evidence_does_not_use_is_not_carried():
                        "overcome by their kinetic energy.", [repulsive], "why fusion needs high temperature but fission doesn't") \
         == "direction"
     assert directions("Like charges repel; opposite charges attract.") == {"repel", "attract"}
+
+
+ENERGY = "Energy is the capacity to do work."
+
+
+def test_a_definition_given_another_terms_predicate_is_greyed_whichever_sentence_shares_its_words():
+    scalar = "Kinetic energy is a scalar measured in joules."
+    claim = "Kinetic energy is the capacity to do work, measured in joules."
+    assert borrows_definition(claim, [ENERGY, scalar])
+    assert not borrows_definition("Kinetic energy is a scalar measured in joules.", [ENERGY, scalar])
+    # a claim that a thing is (not) of the kind the evidence defines rests on that definition
+    salts = "Salts are ionic compounds made of cations and anions."
+    assert not borrows_definition("SnCl4 is not a salt, since salts are ionic compounds made of cations and anions.",
+                                  [salts])
+    dendrites = "The neuron is a small information processor, and dendrites serve as input sites for signals."
+    assert not borrows_definition("The part of a neuron that receives signals is the dendrites.", [dendrites])
+    answer = split_answer(f"{claim} [2]")
+    out = ground(answer, Grounded({1: ENERGY, 2: scalar}), question="What is kinetic energy?")
+    assert out[0].support is Support.WEAK and out[0].conflict == "subject"
