@@ -49,8 +49,8 @@ _ORDINARY_WORD = re.compile(r"(?<!\S)[a-z]{3,}[.,;:]?(?!\S)")
 _RUN_IN_HEAD = re.compile(r"^[^.!?]{1,60}[.!?]\s+(?=[A-Z])")  # "Definition (Kinetic energy). The …"
 # "The kinetic energy of an object of mass m moving at speed v is …": a definition whose subject is "X of a Y" defines
 # X ("The heat capacity of the small frying pan is found …" speaks of one pan: no definition).
-_OF_HEAD = re.compile(r"^(?:an?\s+|the\s+)?(?P<head>[^,;:()]{2,40}?)\s+of\s+(?:an?|any)\s+[^,;:()]{2,80}?\s+(?:is|are|means)\s",
-                      re.I)
+_OF_HEAD = re.compile(r"^(?:an?\s+|the\s+)?(?P<head>[^,;:()]{2,40}?)\s+of\s+(?:an?|any)\s+[^,;:()]{2,80}?"
+                      r"\s+(?:is|are|means)\s", re.I)
 # A footnote reference run into the text: a quoted title and a web address ("Lydia Saad, "Trust in Federal Government's
 # Competence Remains Low," Gallup, 29 September 2020, https://…").  It states nothing, yet its title's words carried a
 # claim ("Americans approve of the federal government's competence") in a hand check.

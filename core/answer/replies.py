@@ -132,11 +132,15 @@ def stream_words(text: str, cancel: Callable[[], bool]) -> Iterator[AnswerEvent]
 
 
 def preview_citation(sources: Sequence[Source], quotes: dict[int, tuple[str, float]],
-                     pool: Sequence[Chunk] = (), rank_penalty: float = PREVIEW_RANK_PENALTY) -> Citation | None:
+                     pool: Sequence[Chunk] = (), rank_penalty: float = PREVIEW_RANK_PENALTY,
+                     prefer: int | None = None) -> Citation | None:
     """The book's own best sentence for the question (the best-scoring quote; earlier sources win ties), as a
     citation to show before the model writes: verbatim, with its page.  (Evidence sentences are numbered in book
-    order, not by retrieval rank: pass ``rank_penalty=0``.)"""
+    order, not by retrieval rank: pass ``rank_penalty=0``.)  ``prefer``: the number of an evidence sentence to show
+    instead, whole (the book's definition of the asked term, ``preparation.defining_source``)."""
     by_n = {s.n: s for s in sources}
+    if prefer in by_n:
+        return citation(by_n[prefer], by_n[prefer].text, pool, max((sc for _, sc in quotes.values()), default=1.0))
     ranked = sorted(((score - rank_penalty * (n - 1), n, q) for n, (q, score) in quotes.items()
                      if q and n in by_n), reverse=True)
     if not ranked or ranked[0][0] < EXTRACTIVE_MIN_SCORE:

@@ -61,6 +61,9 @@ def test_preview_is_the_best_quote_with_its_page():
     c = preview_citation([a, b], {1: ("Energy is the capacity to do work.", 0.6), 2: ("Work is force times distance.", 0.3)})
     assert c is not None and c.n == 1 and c.printed_page == "4" and c.quote.startswith("Energy")
     assert preview_citation([a], {1: ("Energy is the capacity to do work.", 0.05)}) is None
+    # the evidence sentence that defines the asked term is shown instead, whole
+    d = preview_citation([a, b], {1: ("Energy is the capacity to do work.", 0.6)}, prefer=2)
+    assert d is not None and d.n == 2 and d.quote == "Work is force times distance."
 
 
 def test_the_model_saying_the_passages_do_not_answer_is_recognised():
