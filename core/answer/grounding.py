@@ -62,6 +62,9 @@ _ABOUT_SOURCE = stems("according evidence textbook book text passage passages so
                       "note notes noted provided given sentence sentences chapter section")
 # Words that say how many, not what: a book sentence sharing "many" with the question is not about its topic.
 _QUANTIFIERS = stems("many much most some few several all every each various other others another")
+# "The formula for kinetic energy is Ek = ½mv²": the subject's head says what kind of thing follows, not what it is
+# about; the book's sentence shows the formula without calling it one.
+_RELATIONAL = stems("formula formulas equation equations unit units symbol symbols definition meaning")
 _SOURCE_NOUNS = stems("evidence textbook book text passage passages source sources chapter section sentence sentences")
 
 
@@ -151,7 +154,7 @@ def not_carried(sentence: str, evidence: Sequence[str], question: str = "",
     if directions(sentence) - directions(joined) - directions(question):
         return "direction"
     subject = definition_subject(sentence)
-    if subject and not stems(subject) <= carried:
+    if subject and not stems(subject) - _RELATIONAL <= carried:
         return "subject"
     # The question's own words prove nothing: what the sentence adds to them must come from the evidence.  A
     # sentence that adds nothing restates the question as a claim ("The Sérsic index tells you about the

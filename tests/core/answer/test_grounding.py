@@ -259,3 +259,10 @@ def test_a_definition_given_another_terms_predicate_is_greyed_whichever_sentence
     answer = split_answer(f"{claim} [2]")
     out = ground(answer, Grounded({1: ENERGY, 2: scalar}), question="What is kinetic energy?")
     assert out[0].support is Support.WEAK and out[0].conflict == "subject"
+
+
+def test_a_formula_named_as_such_rests_on_the_sentence_that_shows_it():
+    definition = "Definition (Kinetic energy). The kinetic energy of an object of mass m moving at speed v is Ek = ½mv²"
+    assert not_carried("The formula for kinetic energy is Ek = ½mv², where m is the mass of the object and v is its "
+                       "speed.", [definition], "What is kinetic energy?") is None
+    assert not_carried("The formula for momentum is Ek = ½mv².", [definition], "What is kinetic energy?") == "subject"
