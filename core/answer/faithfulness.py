@@ -140,5 +140,4 @@ def _defines_another(evidence: str, sentence: str, term: set[str]) -> bool:
     return bool(defined) and not term <= _stems(evidence) and not defined <= _stems(sentence) - term
 
 
-
 __all__ = ["borrows_definition", "conflict", "definition_subject", "leans_on_previous", "negated", "unsourced_names"]
