@@ -83,6 +83,7 @@ class Evidence:
     index: int  # position within the chunk
     score: float = 0.0  # its fused rank score (higher = nearer the question)
     code: bool = False
+    defines: bool = False  # it defines the asked term (chosen first; the "From the book" line shows it)
 
 
 @lru_cache(maxsize=1)
@@ -124,7 +125,7 @@ def _with_run_in_heads(sentences: Sequence[str]) -> list[str]:
 
 def chunk_units(chunk: Chunk, hit_rank: int) -> list[Unit]:
     """The sentences of ``chunk`` (a code paragraph whole; a table's rows as sentences; a displayed equation joined
-    to the sentence that leads into it)."""
+    to the sentence that leads into it, a run-in head to the sentence it heads)."""
     if chunk.label.startswith("Table"):
         pieces = [(row, False) for row in table_sentences(chunk.text).split("\n") if row.strip()]
     elif chunk.label:  # a figure's caption: one unit
@@ -246,12 +247,6 @@ def defined_term(unit_text: str, stems: Callable[[str], frozenset[str]]) -> froz
     return stems(subject) if subject else frozenset()
 
 
-def defines_asked_term(unit_text: str, question_stems: frozenset[str], stems: Callable[[str], frozenset[str]]) -> bool:
-    """Does the sentence define a term all of whose words the question uses ("Mores are …" for "what are mores")?"""
-    words = defined_term(unit_text, stems)
-    return bool(words) and words <= question_stems
-
-
 def _without_run_in_head(text: str) -> str:
     """"Definition (Kinetic energy). The kinetic energy of …" → "The kinetic energy of …" (``_with_run_in_heads``)."""
     m = _RUN_IN_HEAD.match(text.strip())
@@ -282,7 +277,7 @@ def select_evidence(question: str, units: Sequence[Unit], cosines: Sequence[floa
                          [0.0 if units[j].code else quote_penalty(units[j].text) for j in usable])
     score = {j: float(f) for j, f in zip(usable, fused)}
     terms = {j: defined_term(units[j].text, stems) for j in usable}
-    defining = [j for j in usable if terms[j] and terms[j] <= asked]
+    defining = [j for j in usable if terms[j] and terms[j] <= asked]  # "Mores are …" for "what are mores?"
     # "Energy is the capacity to do work." beside "The kinetic energy of an object … is …" for "what is kinetic
     # energy?": the broader term's definition is left out (with what leans on it).  The 1.5B gave kinetic energy the
     # definition of energy in 8 of 8 samples with both in its evidence (the sample book, session 18).
@@ -311,7 +306,7 @@ def select_evidence(question: str, units: Sequence[Unit], cosines: Sequence[floa
         used += cost
     picked = sorted(chosen, key=lambda j: (units[j].chunk.book_id, units[j].chunk.ordinal, units[j].index))
     return tuple(Evidence(id=i + 1, text=_clip(units[j], count_tokens), chunk=units[j].chunk,
-                          index=units[j].index, score=chosen[j], code=units[j].code)
+                          index=units[j].index, score=chosen[j], code=units[j].code, defines=j in first)
                  for i, j in enumerate(picked))
 
 
@@ -358,5 +353,5 @@ def grouped(evidence: Sequence[Evidence]) -> list[tuple[str, list[Evidence]]]:
     return groups
 
 
-__all__ = ["Evidence", "Gathered", "RRF_K", "Unit", "evidence_signals", "gather", "chunk_units", "defined_term", "defines_asked_term", "evidence_units", "fused_scores",
+__all__ = ["Evidence", "Gathered", "RRF_K", "Unit", "evidence_signals", "gather", "chunk_units", "defined_term", "evidence_units", "fused_scores",
            "grouped", "is_code", "is_display_equation", "section_heading", "select_evidence"]

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from core.answer.attribution import SourceSentence, best_quotes, sentence_candidates, stems
-from core.answer.evidence import Evidence, Gathered, defines_asked_term, gather, select_evidence
+from core.answer.evidence import Evidence, Gathered, gather, select_evidence
 from core.answer.grounding import Grounded, ground
 from core.answer.prompt import citation_grammar, fit_prompt, wants_detail
 from core.answer.replies import trim_sources
@@ -172,14 +172,12 @@ def prepare_evidence(tutor: Any, query: str, hits: Sequence[Any], *, beyond_note
                     grammar=citation_grammar([src.n for src in sources]) if sources else None)
 
 
-def defining_source(query: str, prep: Prepared) -> int | None:
+def defining_source(prep: Prepared) -> int | None:
     """The evidence sentence that defines the asked term ("The kinetic energy of an object … is …" for "What is
-    kinetic energy?"), shown first as "From the book": a better start than the sentence sharing most words
-    ("Kinetic energy, however, usually is not.").  None for the passage reader or when no sentence defines it."""
-    if not prep.uses_evidence:
-        return None
-    asked = stems(query)
-    return next((src.n for src in prep.sources if defines_asked_term(src.text, asked, stems)), None)
+    kinetic energy?", as ``select_evidence`` found it), shown first as "From the book": a better start than the
+    sentence sharing most words ("Kinetic energy, however, usually is not.").  None for the passage reader or when
+    no sentence defines it."""
+    return next((e.id for e in prep.evidence if e.defines), None)
 
 
 def _encode(embedder: Any, texts: list[str]) -> np.ndarray:

@@ -251,7 +251,7 @@ class Tutor:
             # model has finished, so MiniLM does not compete with prompt evaluation for the 2 cores.
             quotes = best_quotes(query, prep.candidates, prep.question_sims)
             sources = tuple(replace(s, quote=quotes.get(s.n, ("", 0.0))[0]) for s in prep.sources)
-            preview = preview_citation(sources, quotes, prep.pool, prefer=defining_source(query, prep),
+            preview = preview_citation(sources, quotes, prep.pool, prefer=defining_source(prep),
                                        **({"rank_penalty": 0.0} if prep.uses_evidence else {}))
             base = replace(base, preview=preview)
             yield AnswerEvent(AnswerEventKind.SOURCES, sources=sources, preview=base.preview)
