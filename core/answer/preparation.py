@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from core.answer.attribution import SourceSentence, best_quotes, sentence_candidates, stems
-from core.answer.evidence import Evidence, Gathered, gather, select_evidence
+from core.answer.evidence import Evidence, Gathered, defined_term, gather, select_evidence
 from core.answer.grounding import Grounded, ground
 from core.answer.prompt import citation_grammar, fit_prompt, wants_detail
 from core.answer.replies import trim_sources
@@ -180,6 +180,19 @@ def defining_source(prep: Prepared) -> int | None:
     return next((e.id for e in prep.evidence if e.defines), None)
 
 
+# Words a question uses to ask for a meaning ("What does mores mean?", "Define entropy"): not part of the term.
+_ASKS_MEANING = stems("mean means meaning meant define defined definition term called")
+
+
+def book_definition(prep: Prepared, question: str) -> int | None:
+    """The evidence sentence that defines all the question asks about ("The kinetic energy of an object … is …"
+    for "What is kinetic energy?"; not "Energy is …" for "What is dark energy?"), or None.  The book answers such
+    a question in its own words whatever the model wrote, so it is never declined as one the book does not
+    answer (``Tutor._finish``)."""
+    asked = stems(question) - _ASKS_MEANING
+    return next((e.id for e in prep.evidence if e.defines and asked and defined_term(e.text, stems) == asked), None)
+
+
 def _encode(embedder: Any, texts: list[str]) -> np.ndarray:
     try:
         return embedder.encode(texts)
@@ -234,4 +247,4 @@ def embed_candidates(embedder: Any, query: str, prep: Prepared, answer: Sequence
 
 
 __all__ = ["AnswerSettings", "Prepared", "embed_candidates", "gather_evidence", "ground_answer", "prepare",
-           "prepare_evidence", "question_relevance", "defining_source"]
+           "prepare_evidence", "question_relevance", "defining_source", "book_definition"]

@@ -35,8 +35,8 @@ from core.answer.language import ENGLISH, detect
 from core.answer.markers import MarkerFilter, ParagraphGate, strip_source_tags
 from core.answer.evidence import Gathered, evidence_signals
 from core.answer.multilingual import ask_in_language, chat_with, translate_sentences
-from core.answer.preparation import (AnswerSettings, Prepared, books_never_mention, defining_source, embed_candidates,
-                                     gather_evidence, ground_answer, prepare)
+from core.answer.preparation import (AnswerSettings, Prepared, book_definition, books_never_mention, defining_source,
+                                     embed_candidates, gather_evidence, ground_answer, prepare)
 from core.answer.prompt import PASSAGE_SYSTEM_PROMPT, SYSTEM_PROMPT
 from core.answer.replies import (declined_answer, extractive_text, preview_citation, says_not_covered,
                                  stream_words)
@@ -329,8 +329,14 @@ class Tutor:
         bears = any(a.conflict in BEARING for a in attributed)
         notice = ""
         declined = says_not_covered(raw)
-        grounded = (supported or bears) and not declined
-        if not beyond and not grounded and (prep.uses_evidence or verdict.score < self.settings.grounded_keep):
+        # "What is kinetic energy?" with the book's definition of kinetic energy in the evidence: the book answers it,
+        # whatever the model wrote; when nothing it wrote is carried, the student gets that definition, cited, rather
+        # than a decline or an answer all greyed.
+        definition = (book_definition(prep, base.search_question) if prep.uses_evidence and not beyond
+                      and (declined or not supported) else None)
+        grounded = (supported or bears) and not declined and definition is None
+        if not beyond and not grounded and definition is None and (
+                prep.uses_evidence or verdict.score < self.settings.grounded_keep):
             # The model says the book does not answer it, or no evidence sentence carries anything it wrote (the
             # evidence reader), or nothing it wrote is backed by a passage and retrieval was not sure either (the
             # passage reader): the book does not answer this question.
@@ -342,7 +348,8 @@ class Tutor:
         if grounded or uncovered:
             text = render(attributed)
         else:  # the model declined or wrote nothing the book backs, yet retrieval is sure: the book's own words
-            quotes = best_quotes(base.search_question, prep.candidates, prep.question_sims)
+            quotes = ({definition: (next(s.text for s in sources if s.n == definition), 1.0)} if definition is not None
+                      else best_quotes(base.search_question, prep.candidates, prep.question_sims))
             text, supported = extractive_text(sources, quotes)
             notice = ("The model did not answer from these passages, so these are the book's own words." if declined
                       else "The model's answer could not be matched to your book, so these are the book's own words.")

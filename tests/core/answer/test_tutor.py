@@ -202,6 +202,22 @@ def test_an_answer_no_evidence_sentence_carries_is_declined(lib):
     assert answer.dropped == ("Volcanoes erupt molten rock across distant oceans regularly.",)  # for a benchmark
 
 
+def test_a_term_the_book_defines_is_answered_in_the_books_words_when_the_model_is_not_carried(lib):
+    model = FakeChatModel("Volcanoes erupt molten rock across distant oceans regularly.")
+    answer = collect(tutor(lib, model).ask("What is a cell?"))
+    assert not answer.refused and "Volcanoes" not in answer.text
+    assert "A cell is the smallest unit of life." in answer.text and "book's own words" in answer.notice
+    assert [c.quote for c in answer.citations] == ["A cell is the smallest unit of life."]
+    assert answer.model  # written for the model's turn, not a model failure
+
+
+def test_the_definition_of_a_broader_term_does_not_stop_a_decline(lib):
+    # "A cell is …" does not say what a plant cell is: the book may not answer this.
+    model = FakeChatModel("Volcanoes erupt molten rock across distant oceans regularly.")
+    answer = collect(tutor(lib, model).ask("What is a plant cell?"))
+    assert answer.refused and not answer.citations
+
+
 def test_an_answer_whose_words_the_book_carries_but_not_its_reason_is_shown_greyed_not_declined(lib):
     model = FakeChatModel("Mitochondria release energy from glucose because of cellular respiration.")
     answer = collect(tutor(lib, model).ask("What do mitochondria release from glucose?"))
