@@ -9,6 +9,7 @@ from dataclasses import replace
 from typing import Any
 
 from core.answer.attribution import Attributed, Support, citation, short_quote
+from core.errors import LanternError
 from core.models import Answer, AnswerEvent, AnswerEventKind, Chunk, Citation, Source
 from core.retrieval.context import page_span
 
@@ -176,3 +177,16 @@ def says_not_covered(text: str) -> bool:
     rather than guess)?  Only the first sentence counts: later ones may qualify a real answer."""
     first = re.split(r"(?<=[.!?])\s+", text.strip(), maxsplit=1)[0] if text.strip() else ""
     return bool(_NOT_COVERED.search(first) and _ABOUT_SOURCES.search(first))
+
+
+def collect(events: Iterator[AnswerEvent]) -> Answer:
+    """Run ``ask`` to the end and return its ``Answer`` (raises ``LanternError`` on an ERROR event)."""
+    answer = None
+    for ev in events:
+        if ev.kind is AnswerEventKind.ERROR:
+            raise LanternError(ev.text)
+        if ev.kind is AnswerEventKind.DONE:
+            answer = ev.answer
+    if answer is None:
+        raise LanternError("The answer was cancelled.")
+    return answer

@@ -38,7 +38,7 @@ from core.answer.multilingual import ask_in_language, chat_with, translate_sente
 from core.answer.preparation import (AnswerSettings, Prepared, book_definition, books_never_mention, defining_source,
                                      embed_candidates, gather_evidence, ground_answer, prepare)
 from core.answer.prompt import PASSAGE_SYSTEM_PROMPT, SYSTEM_PROMPT
-from core.answer.replies import (declined_answer, extractive_text, preview_citation, says_not_covered,
+from core.answer.replies import (collect, declined_answer, extractive_text, preview_citation, says_not_covered,
                                  stream_words)
 from core.errors import LanternError, ModelUnavailableError
 from core.llm.model import LocalModel
@@ -394,19 +394,6 @@ class Tutor:
             refused=answer.refused, beyond_book=answer.beyond_book, extractive=answer.extractive,
             citations=answer.citations))
         return answer
-
-
-def collect(events: Iterator[AnswerEvent]) -> Answer:
-    """Run ``ask`` to the end and return its ``Answer`` (raises ``LanternError`` on an ERROR event)."""
-    answer = None
-    for ev in events:
-        if ev.kind is AnswerEventKind.ERROR:
-            raise LanternError(ev.text)
-        if ev.kind is AnswerEventKind.DONE:
-            answer = ev.answer
-    if answer is None:
-        raise LanternError("The answer was cancelled.")
-    return answer
 
 
 __all__ = ["AnswerSettings", "Tutor", "collect"]
