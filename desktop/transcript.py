@@ -129,7 +129,10 @@ def turn_html(turn: Turn, index: int, palette: QPalette, style: MathStyle | None
     searching = translate("Transcript", "Searching your books…")
     parts = [f'<p style="margin-top:14px"><b>{you}</b> {html.escape(turn.question)}'
              f' <span style="color:{muted}">· {html.escape(turn.scope)}</span></p>']
-    if turn.preview is not None and not turn.refused:
+    # Once the answer is the book's own words quoting that very sentence, the line would only say it twice.
+    repeated = turn.preview is not None and turn.state == "done" and bool(turn.preview.quote) \
+        and turn.preview.quote in turn.answer
+    if turn.preview is not None and not turn.refused and not repeated:
         p = turn.preview
         parts.append(f'<p style="margin-left:12px"><span style="color:{muted}"><i>{from_book}</i></span> '
                      f'\u201c{math_html(clip(p.quote, 400), style)}\u201d {chip(index, p, p.n, colors, "preview")}</p>')

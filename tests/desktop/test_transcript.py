@@ -52,6 +52,19 @@ def test_the_reason_an_answer_is_the_books_own_words_is_shown(qapp):
     assert "could not be matched to your book" in html and "no chat model is loaded" not in html
 
 
+def test_the_from_the_book_line_is_not_repeated_when_the_answer_quotes_that_sentence(qapp):
+    definition = "The kinetic energy of an object is Ek = ½mv²"
+    turn = Turn("What is kinetic energy?", sources=[CiteRecord(1, "b", 10, 10, "10", quote=definition)])
+    turn.preview = turn.sources[0]
+    turn.state = "streaming"
+    assert "From the book:" in turn_html(turn, 0, QPalette())  # shown while the model writes
+    turn.finish(Answer(question=turn.question, text=f"\u201c{definition}\u201d [1]", citations=(),
+                       notice="The model's answer could not be matched to your book, so these are the book's own words."))
+    turn.state = "done"
+    html = turn_html(turn, 0, QPalette())
+    assert "From the book:" not in html and definition in html
+
+
 def test_a_cited_figure_chip_names_the_figure(qapp):
     figure = CiteRecord(1, "b", 332, 332, "316", figure="Figure 15.1", frame=(105.0, 120.0, 450.0, 348.0))
     turn = Turn("What does Figure 15.1 show?", sources=[figure, CiteRecord(2, "b", 333, 333, "317")])
