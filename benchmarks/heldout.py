@@ -64,7 +64,8 @@ def run(tutor: Tutor, name: str, rows: list) -> dict:
                      "key_terms": [list(t) for t in keys[q.qid].key_terms] if q.qid in keys else None,
                      "answer": answer.text, "citations": [{"n": c.n, "section": c.section, "page": c.printed_page,
                                                            "quote": c.quote} for c in answer.citations],
-                     "flagged_text": list(answer.unsupported), "read": read})
+                     "flagged_text": list(answer.unsupported), "dropped_text": list(answer.dropped),
+                     "notice": answer.notice, "read": read})
         print(f"  {name:8} {tutor.settings.reader[:3]} {q.qid:12} recall {j.key_recall} read {j.key_read} "
               f"gold {j.gold_pages_cited} refused {j.refused} first {j.first_token_ms or 0:.0f} ms  [{load()}]",
               flush=True)
@@ -74,7 +75,8 @@ def run(tutor: Tutor, name: str, rows: list) -> dict:
         answer, _ = ask_once(tutor, question)
         declined += answer.refused
         rows.append({"set": name, "reader": tutor.settings.reader, "near_domain": True, "question": question,
-                     "refused": answer.refused, "answer": answer.text,
+                     "refused": answer.refused, "answer": answer.text, "notice": answer.notice,
+                     "flagged_text": list(answer.unsupported), "dropped_text": list(answer.dropped),
                      "citations": [{"n": c.n, "page": c.printed_page, "quote": c.quote} for c in answer.citations]})
     return {**summarize_answers(judged), "near_domain": len(near), "near_domain_declined": declined}
 

@@ -24,7 +24,9 @@ sentence when:
 * a sentence whose subject is a bare pronoun ("Thus, they prevent …") carries no claim that names its own
   subject, unless it names that subject too: "they" may be something else;
 * it uses no term of the question that the books never mention (``unused``): the book cannot state a claim
-  about it ("Download the Rust compiler for the Raspberry Pi …").
+  about it ("Download the Rust compiler for the Raspberry Pi …");
+* it uses no other word of the question that the books never use (``unused_words``, ``NEVER_USED``): greyed, but
+  bearing (an answer of only such sentences is shown greyed, not declined): the word may be only the student's.
 
 A sentence that fails is kept, shown greyed as not found in the book, and cites nothing: a chip must
 never show a sentence that does not state its claim.  Pure functions over strings and a similarity matrix.
@@ -51,7 +53,12 @@ TOGETHER = "only several evidence sentences together"  # greyed, yet the evidenc
 # "because" or its other half (a hand check found "Energy is quantized because it can only be equal to certain
 # values" and "SnCl4 is not a salt because it does not contain cations and anions" declined for want of a
 # "because" in the book's sentence: right answers, better shown greyed than lost).
-BEARING = frozenset({ABOUT_PROGRAM, TOGETHER, "cause", "half"})
+# A sentence using a word of the question that the books never use ("The discharge petition requires 500,000
+# signatures" where the book never says "discharge"): no book sentence can state it, whichever shares its other
+# words.  Only a sentence the evidence would otherwise carry is so greyed, and it is bearing: the word may be only
+# the student's ("typos" for the book's "spelling mistakes"), and no answer is declined that was not before.
+NEVER_USED = "uses a word the book never uses"
+BEARING = frozenset({ABOUT_PROGRAM, TOGETHER, NEVER_USED, "cause", "half"})
 MAX_TOGETHER = 3  # the most alike sentences tried together for ``TOGETHER`` (it was the citation limit)
 CONTENT_SHARE = 0.5  # a majority of a sentence's content words must come from its evidence (or the question)
 
@@ -239,11 +246,13 @@ def _likeness(i: int, sentence: str, ids: Sequence[int], g: Grounded) -> list[tu
 
 
 def ground(sentences: Sequence[tuple[int, str, tuple[int, ...]]], g: Grounded, *, question: str = "",
-           beyond_book: bool = False, unused: Sequence[str] = ()) -> list[Attributed]:
+           beyond_book: bool = False, unused: Sequence[str] = (), unused_words: Sequence[str] = ()) -> list[Attributed]:
     """Each answer sentence (``split_answer`` output) with the one evidence sentence that carries it
     (``_carrying``; the model's own ``[n]`` are not consulted).  A sentence nothing carries is ``Support.WEAK``
     (shown greyed, uncited).  With ``beyond_book`` the "Beyond the book:" paragraph is kept unjudged; without
-    it, it is dropped.  ``unused``: what the question names that the books never use (``not_carried``)."""
+    it, it is dropped.  ``unused``: what the question names that the books never use (``not_carried``);
+    ``unused_words``: any content word of the question they never use (a sentence using one is ``NEVER_USED``)."""
+    absent = [stems(w) for w in unused_words if stems(w)]
     ids = list(g.texts)
     out: list[Attributed] = []
     beyond_from: int | None = None
@@ -272,7 +281,10 @@ def ground(sentences: Sequence[tuple[int, str, tuple[int, ...]]], g: Grounded, *
             continue
         ranked = [n for _, n in _likeness(i, text, ids, g)]
         chosen, reason = _carrying(text, ranked, question, g, unused)
-        if chosen is not None:
+        # Carried but for a word the books never use: greyed, and bearing, so no answer is declined that was not.
+        if chosen is not None and any(w <= stems(text) for w in absent):
+            out.append(Attributed(text, Support.WEAK, None, "", 0.0, para, conflict=NEVER_USED))
+        elif chosen is not None:
             quote = g.texts[chosen]
             out.append(Attributed(text, Support.SUPPORTED, chosen, quote, overlap(text, stems(quote)), para))
         elif _carried_together(text, [n for n in dict.fromkeys(cited) if n in g.texts], ranked, question, g, unused):
@@ -377,5 +389,5 @@ def evidence_similarity(encode: Callable[[list[str]], np.ndarray], answer: Seque
     return vectors[:len(answer)] @ vectors[len(answer):].T
 
 
-__all__ = ["ABOUT_PROGRAM", "BEARING", "CONTENT_SHARE", "TOGETHER", "Grounded", "about_program", "directions", "evidence_citations", "evidence_similarity", "ground",
+__all__ = ["ABOUT_PROGRAM", "BEARING", "CONTENT_SHARE", "NEVER_USED", "TOGETHER", "Grounded", "about_program", "directions", "evidence_citations", "evidence_similarity", "ground",
            "not_carried"]

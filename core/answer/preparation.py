@@ -212,7 +212,8 @@ def encode_or_none(embedder: Any, texts: list[str]) -> Any:
 
 
 def ground_answer(embedder: Any, sentences: Sequence[tuple[int, str, tuple[int, ...]]], prep: Prepared,
-                  sources: Sequence[Source], question: str, *, beyond: bool, unused: Sequence[str] = ()) -> list[Any]:
+                  sources: Sequence[Source], question: str, *, beyond: bool, unused: Sequence[str] = (),
+                  unused_words: Sequence[str] = ()) -> list[Any]:
     """Each answer sentence with the evidence sentence that carries it (``core.answer.grounding.ground``), the
     answer's sentences embedded against the evidence's; ``unused``: what the question names that the books never
     use."""
@@ -221,7 +222,8 @@ def ground_answer(embedder: Any, sentences: Sequence[tuple[int, str, tuple[int, 
     if prep.evidence_vectors is not None and sentences:
         answer = encode_or_none(embedder, [t for _, t, _ in sentences])
         sims = answer @ prep.evidence_vectors.T if answer is not None else None
-    return ground(sentences, Grounded(texts, sims), question=question, beyond_book=beyond, unused=unused)
+    return ground(sentences, Grounded(texts, sims), question=question, beyond_book=beyond, unused=unused,
+                  unused_words=unused_words)
 
 
 def question_relevance(question: str) -> Callable[[str], float]:

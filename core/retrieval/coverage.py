@@ -71,6 +71,7 @@ class Coverage:
     signals: CoverageSignals = CoverageSignals()
     absent_terms: tuple[str, ...] = ()  # specific terms the question names that the books never mention
     unused: tuple[str, ...] = ()  # what the question names (terms, rare words) that the books never use, covered or not
+    unused_words: tuple[str, ...] = ()  # any content word of the question the books never use ("typos")
 
 
 def _vector_score(hit: Hit) -> float:
@@ -165,7 +166,7 @@ def assess(question: str, hits: Sequence[Hit], *, absence: Absence | None = None
     # Named terms only: an everyday word the student uses and the book does not ("typos") is no absent topic.
     unused = absence.named if absence is not None else ()
     return Coverage(score=s, covered=covered, nearest=nearest_sections(hits), signals=sig, absent_terms=named,
-                    unused=unused)
+                    unused=unused, unused_words=absence.words if absence is not None else ())
 
 
 __all__ = ["BIAS", "Coverage", "CoverageSignals", "DEFAULT_THRESHOLD", "TOP_HITS", "TOPIC_QUESTION_WORDS", "WEIGHTS",

@@ -194,6 +194,30 @@ def test_a_claim_about_what_the_books_never_mention_is_not_carried():
                        unused=("nextest",)) is None
 
 
+def test_a_sentence_using_a_question_word_the_books_never_use_is_greyed_but_bearing():
+    from core.answer.grounding import BEARING, NEVER_USED
+    initiative = ("For larger states, the time limit may pose a dilemma if the organization is trying to collect "
+                  "more than 500,000 signatures from registered voters.")
+    question = "How many signatures does a discharge petition need to force a bill out of committee?"
+    answer = split_answer("The discharge petition requires 500,000 signatures from registered voters. "
+                          "Initiatives may need more than 500,000 signatures.")
+    g = Grounded({1: initiative})
+    before = ground(answer, g, question=question)
+    assert before[0].support is Support.SUPPORTED  # words shared with a sentence about something else
+    after = ground(answer, g, question=question, unused_words=("discharge",))
+    assert after[0].support is Support.WEAK and after[0].conflict == NEVER_USED and NEVER_USED in BEARING
+    assert after[1].support is Support.SUPPORTED and after[1].source == 1  # a sentence without it is judged as before
+
+
+def test_a_named_term_the_books_never_mention_stays_not_bearing_when_it_is_also_an_unused_word():
+    tests = ("The default behavior of cargo test is to run all the tests in parallel and capture output generated "
+             "during test runs.")
+    answer = split_answer("Cargo nextest runs all the tests in parallel and captures output generated during test runs.")
+    out = ground(answer, Grounded({1: tests}), question="How is cargo nextest different from cargo test?",
+                 unused=("nextest",), unused_words=("nextest",))
+    assert out[0].support is Support.WEAK and out[0].conflict == "unused"
+
+
 def test_a_pronoun_subject_carries_no_claim_about_a_subject_it_never_names():
     they = "Thus, they prevent dopamine released by one neuron from signaling information to adjacent neurons."
     claim = "This means that cocaine prevents dopamine released by one neuron from signaling to adjacent neurons."

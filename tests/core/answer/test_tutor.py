@@ -225,6 +225,15 @@ def test_an_answer_whose_words_the_book_carries_but_not_its_reason_is_shown_grey
     assert answer.unsupported == ("Mitochondria release energy from glucose because of cellular respiration.",)
 
 
+def test_a_sentence_using_a_word_the_book_never_uses_is_greyed_not_cited_and_not_declined(lib):
+    def covered_but_unused(question, hits, **_):
+        return Coverage(score=0.9, covered=True, nearest=nearest_sections(hits), unused_words=("glowworms",))
+    model = FakeChatModel("Glowworms turn light energy into chemical energy [1].")
+    answer = collect(tutor(lib, model, assess=covered_but_unused).ask("Do glowworms turn light into energy?"))
+    assert not answer.refused and not answer.citations
+    assert answer.unsupported == ("Glowworms turn light energy into chemical energy.",)
+
+
 def test_what_it_says_of_a_pasted_program_is_shown_greyed_not_declined(lib):
     question = "Does this program print the energy?\n```\nfn main() {\n    let energy = 5;\n}\n```"
     model = FakeChatModel("Yes, this program prints 5 because energy is bound to 5.")

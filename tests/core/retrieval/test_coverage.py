@@ -61,6 +61,7 @@ def test_a_question_naming_what_the_book_never_mentions_is_declined_and_named():
     near = [hit(i, h.chunk.text, vector=0.55, section=i) for i, h in enumerate(MEMORY, start=1)]
     cov = assess("What is EMDR therapy?", near, absence=missing)
     assert not cov.covered and cov.absent_terms == ("EMDR",)
+    assert cov.unused == ("EMDR",) and cov.unused_words == ("emdr",)  # what the grounding greys
     assert assess("What is memory encoding?", near, absence=Absence()).covered
 
 
