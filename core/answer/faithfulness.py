@@ -11,6 +11,7 @@ narrow — each rule fires only on a pattern that changes what a sentence claims
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable
 
 from core.index.fts import function_word_language, query_terms, text_tokens
@@ -43,6 +44,32 @@ _NUMBER_WORDS = {w: str(i) for i, w in enumerate(
 def _numbers(text: str) -> set[str]:
     found = {n.replace(",", "").replace("−", "-").replace(" ", "") for n in _NUMBER.findall(text)}
     return found | {_NUMBER_WORDS[w] for w in re.findall(r"[a-z]+", text.lower()) if w in _NUMBER_WORDS}
+
+
+# Words that state a factor ("doubles", "twice", "quadruples", "halved"), as the number they stand for.
+_FACTORS = {w: v for v, words in (("2", "double doubles doubled doubling twice"), ("3", "triple triples tripled tripling"),
+                                  ("4", "quadruple quadruples quadrupled quadrupling"),
+                                  ("0.5", "half halve halves halved halving")) for w in words.split()}
+
+
+def _values(text: str) -> Counter:
+    """How often a text states each number: digits, number words and factor words ("doubling" is 2)."""
+    words = re.findall(r"[a-z]+", text.lower())
+    found = [n.replace(",", "").replace("−", "-").replace(" ", "") for n in _NUMBER.findall(text)]
+    return Counter(found + [_NUMBER_WORDS[w] for w in words if w in _NUMBER_WORDS] +
+                   [_FACTORS[w] for w in words if w in _FACTORS])
+
+
+def unstated_factor(sentence: str, evidence: str, question: str = "") -> bool:
+    """Does the sentence state a factor ("doubles", "twice") more often than the evidence and the question state
+    that number?  "If you double the speed, its kinetic energy will also double" beside "doubling the speed …
+    multiplies its kinetic energy by four": the second "double" is the model's (the sample book's own question
+    was so answered, and cited, in a fresh clone's self-test)."""
+    own = Counter(_FACTORS[w] for w in re.findall(r"[a-z]+", sentence.lower()) if w in _FACTORS)
+    if not own:
+        return False
+    have = _values(evidence) + _values(question)
+    return any(n > have[v] for v, n in own.items())
 
 
 def negated(text: str) -> bool:

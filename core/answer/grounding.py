@@ -5,7 +5,8 @@ grammar makes a number it was not given impossible.  ``ground`` gives each answe
 sentence most like it that *carries* it alone (``not_carried``), whatever the model cited.  Evidence carries a
 sentence when:
 
-* its numbers, names and acronyms appear in the evidence or the question;
+* its numbers, names and acronyms appear in the evidence or the question, and a factor it states ("doubles",
+  "twice") as often as it states it (``unstated_factor``);
 * it says "not" where the evidence does, and not where the evidence does not, and it keeps the "not" of a
   question it restates;
 * its direction words (increase/decrease, more/less, before/after …) are the evidence's;
@@ -42,7 +43,7 @@ import numpy as np
 from core.answer.attribution import (BEYOND_BOOK_LABEL, Attributed, Support, citation, is_connective, orphans,
                                      overlap, pasted_code, short_quote, stems)
 from core.answer.faithfulness import (_numbers, borrows_definition, definition_subject, leans_on_previous, negated,
-                                      unsourced_names)
+                                      unsourced_names, unstated_factor)
 from core.models import Chunk, Citation, Source
 from core.retrieval.directions import directions
 
@@ -142,7 +143,7 @@ def not_carried(sentence: str, evidence: Sequence[str], question: str = "",
         return "unused"
     evidence = about_the_contrasted(sentence, evidence, question)
     joined = " ".join(evidence)
-    if _numbers(sentence) - _numbers(joined) - _numbers(question):
+    if _numbers(sentence) - _numbers(joined) - _numbers(question) or unstated_factor(sentence, joined, question):
         return "number"
     if unsourced_names(sentence, joined, question):
         return "name"

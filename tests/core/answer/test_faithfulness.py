@@ -60,3 +60,16 @@ def test_in_a_german_sentence_a_capitalised_noun_is_no_name_the_model_brought_in
         "Uncomplicated Firewall"]  # and so does a run of capitalised words
     assert unsourced_names("James Madison wrote the Virginia Plan.", "Washington led.") == ["James Madison",
                                                                                          "Virginia Plan"]
+
+
+def test_a_factor_stated_more_often_than_the_evidence_states_it_is_unstated():
+    from core.answer.faithfulness import unstated_factor
+    book = ("Because the speed is squared, doubling the speed of a car multiplies its kinetic energy by four, and "
+            "tripling it multiplies the energy by nine.")
+    assert unstated_factor("If you double the speed of an object, its kinetic energy will also double!", book)
+    assert not unstated_factor("If you double the speed, the kinetic energy quadruples.", book)  # "four" is 4
+    assert not unstated_factor("Doubling the speed multiplies the kinetic energy by four.", book)
+    assert not unstated_factor("Kinetic energy is a scalar.", book)  # no factor claimed
+    # the question's own factors count: "Does the energy double if the speed doubles?"
+    assert not unstated_factor("The energy does not double if the speed doubles.", book,
+                               "Does the energy double if the speed doubles?")

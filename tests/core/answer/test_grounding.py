@@ -290,3 +290,12 @@ def test_a_formula_named_as_such_rests_on_the_sentence_that_shows_it():
     assert not_carried("The formula for kinetic energy is Ek = ½mv², where m is the mass of the object and v is its "
                        "speed.", [definition], "What is kinetic energy?") is None
     assert not_carried("The formula for momentum is Ek = ½mv².", [definition], "What is kinetic energy?") == "subject"
+
+
+def test_a_wrong_factor_is_not_carried_by_a_sentence_that_uses_the_same_words():
+    book = ("Because the speed is squared, doubling the speed of a car multiplies its kinetic energy by four, and "
+            "tripling it multiplies the energy by nine.")
+    wrong = "This means if you double the speed of an object, its kinetic energy will also double."
+    assert not_carried(wrong, [book], question="What is kinetic energy?") == "number"
+    assert not_carried("If you double the speed of a car, its kinetic energy quadruples.", [book],
+                       question="What is kinetic energy?") is None
