@@ -112,6 +112,7 @@ def refusal(tutor: Tutor, book: str, book_id: str, n: int, log_rows: list, parap
         log_rows.append({"book": book, "model": tutor.model_name, "reader": tutor.settings.reader,
                          "near_domain": True, "paraphrased": q in para, "question": q,
                          "refused": answer.refused, "answer": answer.text, "notice": answer.notice,
+                         "flagged_text": list(answer.unsupported), "dropped_text": list(answer.dropped),
                          "citations": [{"n": c.n, "page": c.printed_page, "quote": c.quote} for c in answer.citations]})
     return {**out, "off_book": len(off), "off_book_declined": declined,
             "recall": round(declined / len(off), 3) if off else 0.0,

@@ -1,0 +1,83 @@
+"""What would today's grounding change on stored answers?  Re-ground the answers a benchmark stored, same evidence.
+
+    .venv/bin/python benchmarks/reground.py --answers answers.json [--libs /work/libs] [--out changed.json]
+
+``--answers``: the ``--out`` file of ``benchmarks/answers.py`` (its "answers") or of ``benchmarks/heldout.py``
+(its "rows"; pass ``--libs`` that run's libraries).  Each stored answer is split into its sentences again and
+grounded by today's code (``preparation.ground_answer``) against the evidence today's code gives the question,
+which is what the model read when retrieval and evidence selection have not changed since the run.  A rule
+that only greys or un-greys is measured this way without asking the model again: the run's own answers are the
+baseline.  Printed: per book, the answers re-grounded, how many reproduce the stored greying exactly (the check
+that the evidence is the same), and every sentence whose greying changed, with its chip before and after.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+from collections import Counter
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from benchmarks.common import load  # noqa: E402
+
+from core.answer.attribution import Support, split_answer  # noqa: E402
+from core.answer.preparation import AnswerSettings, ground_answer, prepare  # noqa: E402
+from core.answer.tutor import Tutor  # noqa: E402
+from core.library import Library  # noqa: E402
+from core.llm.model import LocalModel  # noqa: E402
+from core.llm.settings import LLMSettings  # noqa: E402
+
+
+def regrounded(tutor: Tutor, book_id: str, row: dict) -> list:
+    """The stored answer's sentences, grounded again (``Attributed`` records)."""
+    hits, verdict, gathered = tutor._retrieve(row["question"], book_id, (), None)
+    prep = prepare(tutor, row["question"], hits, beyond_note=False, use_model=True, gathered=gathered)
+    return ground_answer(tutor.embedder, split_answer(row["answer"]), prep, prep.sources, row["question"],
+                         beyond=False, unused=verdict.unused, unused_words=verdict.unused_words)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--answers", type=Path, required=True)
+    ap.add_argument("--libs", type=Path, default=Path("/work/libs"))
+    ap.add_argument("--model", default="qwen2.5-coder-1.5b", help="whose tokenizer counts (nothing is generated)")
+    ap.add_argument("--out", type=Path)
+    args = ap.parse_args()
+    logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
+    data = json.loads(args.answers.read_text(encoding="utf-8"))
+    rows = [r for r in data.get("answers") or data.get("rows") or [] if not r.get("refused") and r.get("answer")]
+    print(f"benchmarks.reground {args.answers}  [{load()}]", flush=True)
+    model = LocalModel(LLMSettings.from_env(model=args.model))
+    changed, counts = [], Counter()
+    for book in dict.fromkeys(r.get("book") or r.get("set") for r in rows):
+        lib = Library(args.libs / book)
+        tutor, book_id = Tutor(lib, model, settings=AnswerSettings()), lib.books()[0].id
+        for row in (r for r in rows if (r.get("book") or r.get("set")) == book):
+            att = regrounded(tutor, book_id, row)
+            greyed = {a.text for a in att if a.support is Support.WEAK}
+            counts[book, "answers"] += 1
+            if "flagged_text" in row:  # (older runs stored no greying for near-domain answers)
+                counts[book, "stored"] += 1
+                counts[book, "reproduced"] += greyed == set(row["flagged_text"])
+                for a in att:
+                    if (a.text in greyed) != (a.text in row["flagged_text"]):
+                        counts[book, "changed"] += 1
+                        changed.append({"book": book, "question": row["question"], "sentence": a.text,
+                                        "now": a.support.name, "reason": a.conflict, "chip": a.quote,
+                                        "near_domain": bool(row.get("near_domain"))})
+                        print(f"  {book[:10]:10} {'near-domain ' if row.get('near_domain') else ''}{a.support.name:9} "
+                              f"{a.conflict or '':30} {a.text[:110]}", flush=True)
+        print(f"{book}: {counts[book, 'answers']} answers re-grounded; of the {counts[book, 'stored']} with their "
+              f"greying stored, {counts[book, 'reproduced']} reproduce it and {counts[book, 'changed']} sentences "
+              f"changed  [{load()}]", flush=True)
+    if args.out:
+        args.out.write_text(json.dumps(changed, indent=1), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
