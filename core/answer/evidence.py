@@ -83,7 +83,8 @@ class Evidence:
     index: int  # position within the chunk
     score: float = 0.0  # its fused rank score (higher = nearer the question)
     code: bool = False
-    defines: bool = False  # it defines the asked term (chosen first; the "From the book" line shows it)
+    # The stems of the asked term it defines (chosen first; the "From the book" line shows it), or empty.
+    defines: frozenset[str] = frozenset()
 
 
 @lru_cache(maxsize=1)
@@ -306,7 +307,8 @@ def select_evidence(question: str, units: Sequence[Unit], cosines: Sequence[floa
         used += cost
     picked = sorted(chosen, key=lambda j: (units[j].chunk.book_id, units[j].chunk.ordinal, units[j].index))
     return tuple(Evidence(id=i + 1, text=_clip(units[j], count_tokens), chunk=units[j].chunk,
-                          index=units[j].index, score=chosen[j], code=units[j].code, defines=j in first)
+                          index=units[j].index, score=chosen[j], code=units[j].code,
+                          defines=terms[j] if j in first else frozenset())
                  for i, j in enumerate(picked))
 
 

@@ -41,34 +41,32 @@ _NUMBER_WORDS = {w: str(i) for i, w in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve".split())}
 
 
-def _numbers(text: str) -> set[str]:
-    found = {n.replace(",", "").replace("−", "-").replace(" ", "") for n in _NUMBER.findall(text)}
-    return found | {_NUMBER_WORDS[w] for w in re.findall(r"[a-z]+", text.lower()) if w in _NUMBER_WORDS}
-
-
 # Words that state a factor ("doubles", "twice", "quadruples", "halved"), as the number they stand for.
 _FACTORS = {w: v for v, words in (("2", "double doubles doubled doubling twice"), ("3", "triple triples tripled tripling"),
                                   ("4", "quadruple quadruples quadrupled quadrupling"),
                                   ("0.5", "half halve halves halved halving")) for w in words.split()}
+_ANY_NUMBER_WORD = _NUMBER_WORDS | _FACTORS
 
 
-def _values(text: str) -> Counter:
-    """How often a text states each number: digits, number words and factor words ("doubling" is 2)."""
-    words = re.findall(r"[a-z]+", text.lower())
+def _stated_numbers(text: str, words: dict[str, str]) -> list[str]:
+    """Each number the text states, in order and repeated: digits, and the ``words`` that stand for one."""
     found = [n.replace(",", "").replace("−", "-").replace(" ", "") for n in _NUMBER.findall(text)]
-    return Counter(found + [_NUMBER_WORDS[w] for w in words if w in _NUMBER_WORDS] +
-                   [_FACTORS[w] for w in words if w in _FACTORS])
+    return found + [words[w] for w in re.findall(r"[a-z]+", text.lower()) if w in words]
+
+
+def _numbers(text: str) -> set[str]:
+    return set(_stated_numbers(text, _NUMBER_WORDS))
 
 
 def unstated_factor(sentence: str, evidence: str, question: str = "") -> bool:
     """Does the sentence state a factor ("doubles", "twice") more often than the evidence and the question state
-    that number?  "If you double the speed, its kinetic energy will also double" beside "doubling the speed …
-    multiplies its kinetic energy by four": the second "double" is the model's (the sample book's own question
-    was so answered, and cited, in a fresh clone's self-test)."""
+    that number (in digits, number words or factor words)?  "If you double the speed, its kinetic energy will also
+    double" beside "doubling the speed … multiplies its kinetic energy by four": the second "double" is the model's
+    (the sample book's own question was so answered, and cited, in a fresh clone's self-test)."""
     own = Counter(_FACTORS[w] for w in re.findall(r"[a-z]+", sentence.lower()) if w in _FACTORS)
     if not own:
         return False
-    have = _values(evidence) + _values(question)
+    have = Counter(_stated_numbers(evidence, _ANY_NUMBER_WORD)) + Counter(_stated_numbers(question, _ANY_NUMBER_WORD))
     return any(n > have[v] for v, n in own.items())
 
 

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from core.answer.attribution import SourceSentence, best_quotes, sentence_candidates, stems
-from core.answer.evidence import Evidence, Gathered, defined_term, gather, select_evidence
+from core.answer.evidence import Evidence, Gathered, gather, select_evidence
 from core.answer.grounding import Grounded, ground
 from core.answer.prompt import citation_grammar, fit_prompt, wants_detail
 from core.answer.replies import trim_sources
@@ -190,7 +190,7 @@ def book_definition(prep: Prepared, question: str) -> int | None:
     a question in its own words whatever the model wrote, so it is never declined as one the book does not
     answer (``Tutor._finish``)."""
     asked = stems(question) - _ASKS_MEANING
-    return next((e.id for e in prep.evidence if e.defines and asked and defined_term(e.text, stems) == asked), None)
+    return next((e.id for e in prep.evidence if e.defines and e.defines == asked), None)
 
 
 def _encode(embedder: Any, texts: list[str]) -> np.ndarray:
