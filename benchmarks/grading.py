@@ -13,8 +13,10 @@ definition, by:
   lesson of that chapter (``chapter_lesson`` in ``<libs>/<book>``) as the siblings, its floor chosen leave one
   book out (for each book, the floor that grades the other four books best; reported on the book left out);
 * ``meaning, no siblings`` and ``meaning, no floor`` (nearest concept and polarity only): what each part adds;
-* with ``--model``: the chat model's judgement (``judge_meaning``: what ``grading.grade`` accepts when there is
-  a model), and the alternative of rejecting first what the nearest-concept or direction check rejects.
+* with ``--model``: the chat model's judgement (``judge_meaning``, its probability that the answer is true by the
+  book: what ``grading.grade`` accepts at ``JUDGE_FLOOR`` when there is a model), that floor chosen leave one book
+  out, the alternative of rejecting first what the nearest-concept or direction check rejects, and the baseline:
+  session 12's judge (a sampled JSON reply to "does it mean the same as the textbook?").
 
 Accepted = graded correct.  Prints per book: correct answers accepted and wrong answers rejected.
 """
@@ -33,12 +35,34 @@ sys.path.insert(0, str(REPO))
 from benchmarks.common import load_jsonl  # noqa: E402
 from core.library import Library  # noqa: E402
 from core.study.drills import _question, check_drill  # noqa: E402
-from core.study.grading import grade_meaning, judge_meaning  # noqa: E402
+from core.study.grading import JUDGE_FLOOR, grade_meaning, judge_meaning  # noqa: E402
 from core.study.practice import chapter_definitions  # noqa: E402
 from core.study.models import Exercise, ExerciseKind, SourceRef, Verdict  # noqa: E402
 from core.study.statements import Statement, StatementKind  # noqa: E402
 
 FLOORS = [round(0.20 + 0.025 * i, 3) for i in range(29)]
+JUDGE_FLOORS = [i / 100 for i in range(5, 95)]
+# Session 12's judge, the baseline: the model's sampled reply to "does it mean the same?" under a JSON grammar.
+OLD_SYSTEM = ("You are a fair teacher. Decide if the student's answer means the same as the textbook's "
+              "definition. Different words are fine. Reply with JSON {\"same_meaning\": true} or "
+              "{\"same_meaning\": false}.")
+
+
+def old_judge(model, key: str, answer: str) -> bool:
+    user = f"Textbook: {key}\nStudent: {answer}\nDoes the student's answer mean the same as the textbook?"
+    reply = model.complete_json([{"role": "system", "content": OLD_SYSTEM}, {"role": "user", "content": user}],
+                                {"type": "object", "properties": {"same_meaning": {"type": "boolean"}},
+                                 "required": ["same_meaning"]}, max_tokens=12)
+    return bool(reply.get("same_meaning")) if isinstance(reply, dict) else False
+
+
+def judge_floor(its: list[dict]) -> float:
+    """The floor on the judge's probability that grades ``its`` best: the most of the fewer of right answers
+    accepted and wrong ones rejected, then the most of both."""
+    def counts(f: float) -> tuple[int, int]:
+        return (sum(it["judge_p"] >= f for it in its if it["label"] == "correct"),
+                sum(it["judge_p"] < f for it in its if it["label"] == "wrong"))
+    return max(JUDGE_FLOORS, key=lambda f: (min(counts(f)), sum(counts(f))))
 
 
 def siblings_of(lib: Library, book_id: str, chapter: str) -> list[tuple[str, str]]:
@@ -80,8 +104,9 @@ def main() -> None:
                 alone = grade_meaning(it["key"], it["answer"], term=it["term"], encode=encode, floor=-1)
                 if model is not None:
                     t0 = time.perf_counter()
-                    it["judge"] = "correct" if judge_meaning(model, it["key"], it["answer"]) else "not accepted"
+                    it["judge_p"] = judge_meaning(model, it["key"], it["answer"], it["term"])
                     it["judge_s"] = time.perf_counter() - t0
+                    it["old_judge"] = old_judge(model, it["key"], it["answer"])
                 it.update(words=words_verdict(it).value, cos=full.score, nn_ok=full.verdict is not Verdict.INCORRECT,
                           polarity_ok="opposite" not in full.reason, alone_ok=alone.verdict is not Verdict.INCORRECT,
                           confused_with=full.confused_with, siblings=len(sibs))
@@ -118,20 +143,26 @@ def main() -> None:
     print(f"| **all** | {tot[0]} / {tot[1]} | {tot[2]} / {tot[3]} | {tot[4]} / {tot[5]} | {tot[6]} / {tot[7]} | "
           f"{tot[8]} / {tot[9]} | |")
     if model is not None:  # grade() with a model accepts what the model accepts; the check first was worse
-        print("\n| book | model judge (shipped with a model): correct accepted / wrong rejected | nearest-concept "
-              "check, then the model: accepted / rejected | seconds per answer p50 |")
-        print("|---|---|---|---|")
-        tot = [0, 0, 0, 0]
+        print(f"\n| book | session 12's judge (baseline): correct accepted / wrong rejected | the judge at "
+              f"{JUDGE_FLOOR} (shipped) | the judge, floor left out | nearest-concept check, then the judge | "
+              "seconds per answer p50 |")
+        print("|---|---|---|---|---|---|")
+        tot = [0] * 8
         for book, its in scored.items():
             good = [it for it in its if it["label"] == "correct"]
             bad = [it for it in its if it["label"] == "wrong"]
-            shipped = lambda it: it["judge"] == "correct" and it["nn_ok"] and it["polarity_ok"]  # noqa: E731
+            left_out = judge_floor([it for b, xs in scored.items() if b != book for it in xs])
+            checked = lambda it: it["judge_p"] >= JUDGE_FLOOR and it["nn_ok"] and it["polarity_ok"]  # noqa: E731
             secs = sorted(it["judge_s"] for it in its)[len(its) // 2]
-            row = [sum(it["judge"] == "correct" for it in good), sum(it["judge"] != "correct" for it in bad),
-                   sum(shipped(it) for it in good), sum(not shipped(it) for it in bad)]
+            row = [sum(it["old_judge"] for it in good), sum(not it["old_judge"] for it in bad),
+                   sum(it["judge_p"] >= JUDGE_FLOOR for it in good), sum(it["judge_p"] < JUDGE_FLOOR for it in bad),
+                   sum(it["judge_p"] >= left_out for it in good), sum(it["judge_p"] < left_out for it in bad),
+                   sum(checked(it) for it in good), sum(not checked(it) for it in bad)]
             tot = [a + b for a, b in zip(tot, row)]
-            print(f"| {book} | {row[0]} / {row[1]} | {row[2]} / {row[3]} | {secs:.1f} |")
-        print(f"| **all** | {tot[0]} / {tot[1]} | {tot[2]} / {tot[3]} | |")
+            print(f"| {book} | {row[0]} / {row[1]} | {row[2]} / {row[3]} | {row[4]} / {row[5]} ({left_out:.2f}) | "
+                  f"{row[6]} / {row[7]} | {secs:.1f} |")
+        print(f"| **all** | {tot[0]} / {tot[1]} | {tot[2]} / {tot[3]} | {tot[4]} / {tot[5]} | {tot[6]} / {tot[7]} | |")
+        print(f"floor chosen on all five books: {judge_floor([it for xs in scored.values() for it in xs]):.2f}")
     misses = [it for its in scored.values() for it in its
               if accepted(it, chosen[it["book"]]) != (it["label"] == "correct")]
     print(f"\n{len(misses)} graded wrong by meaning:")

@@ -2,6 +2,9 @@
 
     .venv/bin/python benchmarks/reground.py --answers answers.json [--libs /work/libs] [--out changed.json]
 
+The chat model (``--model``) checks each cited sentence against its chip's sentence, as the app does
+(``core.answer.verification``), unless ``--no-verify``.
+
 ``--answers``: the ``--out`` file of ``benchmarks/answers.py`` (its "answers") or of ``benchmarks/heldout.py``
 (its "rows"; pass ``--libs`` that run's libraries).  Each stored answer is split into its sentences again and
 grounded by today's code (``preparation.ground_answer``) against the evidence today's code gives the question,
@@ -32,21 +35,30 @@ from core.llm.model import LocalModel  # noqa: E402
 from core.llm.settings import LLMSettings  # noqa: E402
 
 
+VERIFY = True  # check each cited sentence against its chip with the model (``--no-verify``: words alone)
+
+
 def regrounded(tutor: Tutor, book_id: str, row: dict) -> list:
     """The stored answer's sentences, grounded again (``Attributed`` records)."""
     hits, verdict, gathered = tutor._retrieve(row["question"], book_id, (), None)
     prep = prepare(tutor, row["question"], hits, beyond_note=False, use_model=True, gathered=gathered)
     return ground_answer(tutor.embedder, split_answer(row["answer"]), prep, prep.sources, row["question"],
-                         beyond=False, unused=verdict.unused, unused_words=verdict.unused_words)
+                         beyond=False, unused=verdict.unused, unused_words=verdict.unused_words,
+                         model=tutor.model if VERIFY else None)
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--answers", type=Path, required=True)
     ap.add_argument("--libs", type=Path, default=Path("/work/libs"))
-    ap.add_argument("--model", default="qwen2.5-coder-1.5b", help="whose tokenizer counts (nothing is generated)")
+    ap.add_argument("--model", default="qwen2.5-coder-1.5b", help="the chat model: its tokenizer counts, and it "
+                    "checks the chips (nothing is generated)")
     ap.add_argument("--out", type=Path)
+    ap.add_argument("--no-verify", action="store_true",
+                    help="skip the chat model's check of each chip (core.answer.verification): the grounding alone")
     args = ap.parse_args()
+    global VERIFY
+    VERIFY = not args.no_verify
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
     data = json.loads(args.answers.read_text(encoding="utf-8"))
     rows = [r for r in data.get("answers") or data.get("rows") or [] if not r.get("refused") and r.get("answer")]

@@ -59,7 +59,10 @@ TOGETHER = "only several evidence sentences together"  # greyed, yet the evidenc
 # words.  Only a sentence the evidence would otherwise carry is so greyed, and it is bearing: the word may be only
 # the student's ("typos" for the book's "spelling mistakes"), and no answer is declined that was not before.
 NEVER_USED = "uses a word the book never uses"
-BEARING = frozenset({ABOUT_PROGRAM, TOGETHER, NEVER_USED, "cause", "half"})
+# The chat model reads the chip's sentence as not stating the claim (``core.answer.verification``): bearing, as
+# the words of that sentence carried it.
+UNSTATED = "its sentence does not state it"
+BEARING = frozenset({ABOUT_PROGRAM, TOGETHER, NEVER_USED, UNSTATED, "cause", "half"})
 MAX_TOGETHER = 3  # the most alike sentences tried together for ``TOGETHER`` (it was the citation limit)
 CONTENT_SHARE = 0.5  # a majority of a sentence's content words must come from its evidence (or the question)
 
@@ -390,5 +393,5 @@ def evidence_similarity(encode: Callable[[list[str]], np.ndarray], answer: Seque
     return vectors[:len(answer)] @ vectors[len(answer):].T
 
 
-__all__ = ["ABOUT_PROGRAM", "BEARING", "CONTENT_SHARE", "NEVER_USED", "TOGETHER", "Grounded", "about_program", "directions", "evidence_citations", "evidence_similarity", "ground",
+__all__ = ["ABOUT_PROGRAM", "BEARING", "CONTENT_SHARE", "NEVER_USED", "TOGETHER", "UNSTATED", "Grounded", "about_program", "directions", "evidence_citations", "evidence_similarity", "ground",
            "not_carried"]

@@ -16,6 +16,7 @@ import numpy as np
 from core.answer.attribution import SourceSentence, best_quotes, sentence_candidates, stems
 from core.answer.evidence import Evidence, Gathered, gather, select_evidence
 from core.answer.grounding import Grounded, ground
+from core.answer.verification import model_judge, verify_cited
 from core.answer.prompt import citation_grammar, fit_prompt, wants_detail
 from core.answer.replies import trim_sources
 from core.ingest.language import ENGLISH, NAMES, NOUNS_CAPITALISED
@@ -213,17 +214,20 @@ def encode_or_none(embedder: Any, texts: list[str]) -> Any:
 
 def ground_answer(embedder: Any, sentences: Sequence[tuple[int, str, tuple[int, ...]]], prep: Prepared,
                   sources: Sequence[Source], question: str, *, beyond: bool, unused: Sequence[str] = (),
-                  unused_words: Sequence[str] = ()) -> list[Any]:
+                  unused_words: Sequence[str] = (), model: Any = None) -> list[Any]:
     """Each answer sentence with the evidence sentence that carries it (``core.answer.grounding.ground``), the
     answer's sentences embedded against the evidence's; ``unused``: what the question names that the books never
-    use."""
+    use.  With the chat ``model``, each cited sentence is then checked against its chip's sentence
+    (``core.answer.verification``)."""
     texts = {s.n: s.text for s in sources}
     sims = None
     if prep.evidence_vectors is not None and sentences:
         answer = encode_or_none(embedder, [t for _, t, _ in sentences])
         sims = answer @ prep.evidence_vectors.T if answer is not None else None
-    return ground(sentences, Grounded(texts, sims), question=question, beyond_book=beyond, unused=unused,
-                  unused_words=unused_words)
+    grounded = ground(sentences, Grounded(texts, sims), question=question, beyond_book=beyond, unused=unused,
+                      unused_words=unused_words)
+    judge = model_judge(model)
+    return verify_cited(grounded, judge) if judge is not None else grounded
 
 
 def question_relevance(question: str) -> Callable[[str], float]:

@@ -315,8 +315,8 @@ class Tutor:
             raw = complete_sentences(raw)
         sentences = split_answer(strip_source_tags(raw))
         if prep.uses_evidence:
-            attributed = ground_answer(self.embedder, sentences, prep, sources, base.search_question,
-                                       beyond=beyond, unused=verdict.unused, unused_words=verdict.unused_words)
+            attributed = ground_answer(self.embedder, sentences, prep, sources, base.search_question, beyond=beyond,
+                                       unused=verdict.unused, unused_words=verdict.unused_words, model=self.model)
         else:
             embed_candidates(self.embedder, base.search_question, prep, [s for _, s, _ in sentences])
             attributed = attribute(sentences, {s.n: s.text for s in sources}, prep.candidates, prep.answer_sims,

@@ -171,6 +171,16 @@ class _LlamaBackend:
             if n >= max_tokens:
                 return
 
+    def next_logits(self, tokens: Sequence[int], should_stop: CancelFn) -> list[float]:
+        """The logits of the token after ``tokens``: all but the last are brought into the cache, the last is
+        evaluated alone so that its logits are the ones llama.cpp holds."""
+        import numpy as np
+
+        llm = self.llm
+        self.eval_prompt(tokens[:-1], should_stop)
+        llm.eval([tokens[-1]])
+        return np.ctypeslib.as_array(llm._ctx.get_logits_ith(-1), shape=(llm.n_vocab(),)).tolist()
+
     def reset(self) -> None:
         self.llm.reset()
 

@@ -361,5 +361,31 @@ class LocalModel:
             hint = " (the answer hit max_tokens)" if stream.stats.finish_reason == "length" else ""
             raise ModelOutputError(f"The model returned invalid JSON{hint}: {exc}") from exc
 
+    def option_logprobs(self, messages: Sequence[Message], options: Sequence[str], *, prefix: str = "",
+                        cancel: CancelFn | None = None) -> dict[str, float]:
+        """How likely the reply to ``messages``, after ``prefix``, goes on with each of ``options``: natural log
+        probabilities of each option's first token, normalised over the options (one prompt evaluation, no
+        sampling, so the same prompt always gives the same numbers).  The options must differ in that token."""
+        import math
+
+        prompt, add_bos, _ = self._chat_template().render(messages)
+        vocab = self._vocabulary()
+        seqs = [vocab.tokenize(prompt + prefix + o, add_bos=add_bos, special=True) for o in options]
+        common = next((i for i, col in enumerate(zip(*seqs)) if len(set(col)) > 1), min(map(len, seqs)))
+        heads = [s[common] if len(s) > common else None for s in seqs]
+        if None in heads or len(set(heads)) < len(heads):
+            raise ValueError(f"the options {list(options)} do not differ in their first token")
+        abort = self._worker.abort
+
+        def job() -> dict[str, float]:
+            self._ensure_loaded()
+            assert self._backend is not None
+            logits = self._backend.next_logits(seqs[0][:common], lambda: abort.is_set() or bool(cancel and cancel()))
+            top = max(logits[h] for h in heads)
+            total = math.log(sum(math.exp(logits[h] - top) for h in heads))
+            return {o: logits[h] - top - total for o, h in zip(options, heads)}
+
+        return self._submit(job).result()
+
 
 __all__ = ["LocalModel"]

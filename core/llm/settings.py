@@ -160,6 +160,10 @@ class Backend(Protocol):
         ``grammar``: a JSON schema as JSON (starts with "{") or a llama.cpp GBNF grammar, or None."""
         ...
 
+    def next_logits(self, tokens: Sequence[int], should_stop: CancelFn) -> Sequence[float]:
+        """Bring the KV cache to ``tokens`` and return the logits of the token that would follow them."""
+        ...
+
     def reset(self) -> None:
         """Forget the KV cache (the next prompt is evaluated from scratch)."""
         ...

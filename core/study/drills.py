@@ -34,13 +34,21 @@ def _is_ident(term: str) -> bool:
     return bool(re.search(r"^[\w.:]+\(\)$|`|%|_", term))
 
 
+# A head word with one of these endings names an activity, a doctrine or a quality, which takes no "a"/"an"
+# (learning, behaviorism, validity, kinetics, psychology); endings such as -tion or -ment are as often countable
+# ("a reaction", "an element"), so they keep theirs.
+_MASS_NOUN = re.compile(r"(?:ing|ism|ness|ity|ics|ogy)$")
+
+
 def _question(s: Statement) -> str:
     term = s.term
     if _is_ident(term):
         return f"What does {term} do? Answer as the book puts it."
     if term == term.lower() and len(term.split()) <= 4 and "(" not in term:
-        if term.endswith("s") and not term.endswith(("ss", "sis", "us", "ics", "ous", "ys")):
+        if term.endswith("s") and not term.endswith(("ss", "sis", "us", "ics", "ous")):
             return f"What are {term}?"
+        if _MASS_NOUN.search(term):  # "What is classical conditioning?", not "a classical conditioning"
+            return f"What is {term}?"
         return f"What is {'an' if term[:1] in 'aeiou' else 'a'} {term}?"
     return f"Define “{term}” as the book does."
 

@@ -9,6 +9,7 @@ import gc
 import hashlib
 import importlib
 import json
+import math
 import os
 import struct
 import subprocess
@@ -300,6 +301,15 @@ class FakeBackend:
         finally:
             self.calls.append(("generate", threading.get_ident(), t0, time.perf_counter()))
 
+    def next_logits(self, tokens, should_stop):
+        """``self.logits`` (token id -> logit; 0 elsewhere) for the token after ``tokens``."""
+        self.eval_prompt(tokens, should_stop)
+        self.asked = list(tokens)
+        out = [0.0] * 1100
+        for token, logit in getattr(self, "logits", {}).items():
+            out[token] = logit
+        return out
+
     def reset(self):
         self.cache = []
 
@@ -533,6 +543,20 @@ def test_complete_json(gguf):
     with LocalModel(model_path=gguf, runtime=FakeRuntime(bad)) as model:
         with pytest.raises(ModelOutputError, match="invalid JSON"):
             model.complete_json(msgs(), {"type": "object"})
+
+
+def test_option_logprobs_reads_the_next_tokens_odds_without_sampling(gguf):
+    backend, vocab = FakeBackend(), FakeVocab()
+    yes, no = (vocab.tokenize(w, add_bos=False, special=True)[0] for w in ("true", "false"))
+    backend.logits = {yes: math.log(3.0), no: 0.0}  # odds 3 : 1
+    with LocalModel(model_path=gguf, runtime=FakeRuntime(backend)) as model:
+        logprobs = model.option_logprobs(msgs(), ["true", "false"], prefix='{"true": ')
+        prompt = model.prompt_tokens(msgs())
+        with pytest.raises(ValueError, match="do not differ"):
+            model.option_logprobs(msgs(), ["same", "same"])
+    assert math.isclose(math.exp(logprobs["true"]), 0.75) and math.isclose(math.exp(logprobs["false"]), 0.25)
+    assert backend.asked[:len(prompt)] == prompt and yes not in backend.asked  # the prompt, then the prefix only
+    assert not any(what == "generate" for what, *_ in backend.calls)
 
 
 def test_settings_from_environment(monkeypatch):

@@ -3,6 +3,7 @@ synthetic chunks, and a scripted JSON model."""
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -69,6 +70,13 @@ class ScriptedJsonModel:
     def chat(self, messages, **_):
         self.prompts.append(list(messages))
         return self.chat_reply
+
+    def option_logprobs(self, messages, options, **_):
+        """The next scripted reply as a judgement: its first boolean, true or false with probability 0.9."""
+        self.prompts.append(list(messages))
+        reply = self.replies.pop(0) if self.replies else {}
+        first = next((v for v in reply.values() if isinstance(v, bool)), False) if isinstance(reply, dict) else False
+        return {o: math.log(0.9 if (o == "true") == first else 0.1) for o in options}
 
     def model_path(self) -> Path:
         return Path("scripted.gguf")

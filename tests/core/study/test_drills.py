@@ -72,3 +72,15 @@ def test_a_definition_in_the_students_words_is_graded_by_meaning_and_a_miss_says
     missed = drill_feedback(item, "norms of a culture", encode=encode, siblings=siblings,
                             model=ScriptedJsonModel([{"same_meaning": False}]))
     assert missed.verdict in (Verdict.PARTLY, Verdict.INCORRECT) and "Missing:" in missed.text
+
+
+def test_a_question_on_a_mass_noun_takes_no_article():
+    from core.study.drills import _question
+    from core.study.models import SourceRef
+    from core.study.statements import Statement, StatementKind
+    ref = SourceRef(0, "", None, None, "", 0, "")
+    ask = lambda term: _question(Statement(StatementKind.DEFINITION, f"{term} is …", term, ref, 1.0))  # noqa: E731
+    assert ask("classical conditioning") == "What is classical conditioning?"
+    assert ask("radical behaviorism") == "What is radical behaviorism?"
+    assert ask("cognitive map") == "What is a cognitive map?" and ask("instinct") == "What is an instinct?"
+    assert ask("folkways") == "What are folkways?"

@@ -2,7 +2,10 @@
 close enough to the book's answer is right, a thin one is partly right and says what it misses."""
 from __future__ import annotations
 
-from core.study.grading import grade_meaning, missing_words, polarity_conflict
+import math
+
+from core.study.grading import (JUDGE_FLOOR, grade, grade_meaning, judge_meaning, judge_statement, missing_words,
+                                polarity_conflict)
 from core.study.models import Verdict
 from tests.fakes import HashingEmbedder
 
@@ -41,3 +44,33 @@ def test_an_answer_near_the_book_is_right_and_a_thin_one_says_what_it_misses():
 
 def test_missing_words_are_the_books_in_its_order():
     assert missing_words(MORES, "rules about moral views", "mores") == ("norms", "embody", "principles", "group")
+
+
+class OddsModel:
+    """Stands in for the chat model's ``option_logprobs``: the same probability of "true" for any prompt."""
+
+    def __init__(self, p_true: float):
+        self.p_true, self.prompts = p_true, []
+
+    def option_logprobs(self, messages, options, *, prefix=""):
+        self.prompts.append((messages, options, prefix))
+        return {"true": math.log(self.p_true), "false": math.log(1 - self.p_true)}
+
+
+def test_the_judge_reads_the_answer_as_a_statement_about_the_term():
+    assert judge_statement("folkways", "everyday norms of a culture") == "folkways: everyday norms of a culture"
+    assert judge_statement("folkways", "Folkways are everyday norms") == "Folkways are everyday norms"
+    model = OddsModel(0.8)
+    assert math.isclose(judge_meaning(model, FOLKWAYS, "everyday norms", "folkways"), 0.8)
+    (messages, options, prefix), = model.prompts
+    assert options == ["true", "false"] and prefix == '{"true": '
+    assert "Statement: folkways: everyday norms" in messages[-1]["content"] and FOLKWAYS in messages[-1]["content"]
+
+
+def test_with_a_model_its_odds_decide_and_a_miss_still_says_why():
+    right = grade(FOLKWAYS, "everyday norms for behaving in a culture", term="folkways", siblings=SIBLINGS,
+                  encode=encode, model=OddsModel(JUDGE_FLOOR + 0.01))
+    assert right.verdict is Verdict.CORRECT
+    wrong = grade(FOLKWAYS, "norms that embody the moral views and principles of a group", term="folkways",
+                  siblings=SIBLINGS, encode=encode, model=OddsModel(JUDGE_FLOOR - 0.01))
+    assert wrong.verdict is Verdict.INCORRECT and wrong.confused_with == "mores"
