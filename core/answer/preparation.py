@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from core.answer.attribution import SourceSentence, best_quotes, sentence_candidates, stems
+from core.answer.attribution import SourceSentence, Support, best_quotes, sentence_candidates, stems
 from core.answer.evidence import Evidence, Gathered, gather, select_evidence
 from core.answer.grounding import Grounded, ground
 from core.answer.verification import model_judge, verify_cited
@@ -227,7 +227,14 @@ def ground_answer(embedder: Any, sentences: Sequence[tuple[int, str, tuple[int, 
     grounded = ground(sentences, Grounded(texts, sims), question=question, beyond_book=beyond, unused=unused,
                       unused_words=unused_words)
     judge = model_judge(model)
-    return verify_cited(grounded, judge) if judge is not None else grounded
+    if judge is None or not any(a.support is Support.SUPPORTED for a in grounded):
+        return grounded
+    checked = verify_cited(grounded, judge)
+    # The judge's prompts took the model's cache: put the answer instructions back while the student reads, so
+    # the next question pays only for its evidence again (queued on the model's thread; not waited for).
+    if prep.messages and hasattr(model, "prewarm"):
+        model.prewarm(prep.messages[:1])
+    return checked
 
 
 def question_relevance(question: str) -> Callable[[str], float]:
