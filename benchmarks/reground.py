@@ -2,8 +2,8 @@
 
     .venv/bin/python benchmarks/reground.py --answers answers.json [--libs /work/libs] [--out changed.json]
 
-The chat model (``--model``) checks each cited sentence against its chip's sentence, as the app does
-(``core.answer.verification``), unless ``--no-verify``.
+With ``--verify`` the chat model (``--model``) also checks each cited sentence against its chip's sentence
+(``core.answer.verification``, which the app leaves off: ``AnswerSettings.check_chips``).
 
 ``--answers``: the ``--out`` file of ``benchmarks/answers.py`` (its "answers") or of ``benchmarks/heldout.py``
 (its "rows"; pass ``--libs`` that run's libraries).  Each stored answer is split into its sentences again and
@@ -35,7 +35,7 @@ from core.llm.model import LocalModel  # noqa: E402
 from core.llm.settings import LLMSettings  # noqa: E402
 
 
-VERIFY = True  # check each cited sentence against its chip with the model (``--no-verify``: words alone)
+VERIFY = False  # with ``--verify``: check each cited sentence against its chip with the model
 
 
 def regrounded(tutor: Tutor, book_id: str, row: dict) -> list:
@@ -54,11 +54,11 @@ def main() -> int:
     ap.add_argument("--model", default="qwen2.5-coder-1.5b", help="the chat model: its tokenizer counts, and it "
                     "checks the chips (nothing is generated)")
     ap.add_argument("--out", type=Path)
-    ap.add_argument("--no-verify", action="store_true",
-                    help="skip the chat model's check of each chip (core.answer.verification): the grounding alone")
+    ap.add_argument("--verify", action="store_true", help="also let the chat model check each chip "
+                    "(core.answer.verification; AnswerSettings.check_chips, off in the app)")
     args = ap.parse_args()
     global VERIFY
-    VERIFY = not args.no_verify
+    VERIFY = args.verify
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
     data = json.loads(args.answers.read_text(encoding="utf-8"))
     rows = [r for r in data.get("answers") or data.get("rows") or [] if not r.get("refused") and r.get("answer")]
@@ -88,6 +88,7 @@ def main() -> int:
               f"changed  [{load()}]", flush=True)
     if args.out:
         args.out.write_text(json.dumps(changed, indent=1), encoding="utf-8")
+    model.close()  # a llama.cpp model left to the interpreter's exit may crash it
     return 0
 
 

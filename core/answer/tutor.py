@@ -316,7 +316,8 @@ class Tutor:
         sentences = split_answer(strip_source_tags(raw))
         if prep.uses_evidence:
             attributed = ground_answer(self.embedder, sentences, prep, sources, base.search_question, beyond=beyond,
-                                       unused=verdict.unused, unused_words=verdict.unused_words, model=self.model)
+                                       unused=verdict.unused, unused_words=verdict.unused_words,
+                                       model=self.model if self.settings.check_chips else None)
         else:
             embed_candidates(self.embedder, base.search_question, prep, [s for _, s, _ in sentences])
             attributed = attribute(sentences, {s.n: s.text for s in sources}, prep.candidates, prep.answer_sims,

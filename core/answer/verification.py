@@ -7,8 +7,12 @@ for "… is called a cable station").  So each cited sentence is put to the mode
 statement to check against the textbook (``core.llm.judge``), and a sentence it finds more likely false than true
 is greyed (``UNSTATED``) like any sentence the book does not state.  No threshold: the model's own odds.
 
-Checked on the 40 cited sentences of session 19's hand check: it greyed 8 of the 14 whose chip did not state
-them (6 of the 8 wrong ones among them) and 1 of the 26 whose chip did.
+Off in the app (``AnswerSettings.check_chips``); ``benchmarks/reground.py --verify`` measures it on stored answers.
+On session 19's 40 hand-checked cited sentences it greyed 8 of the 14 whose chip did not state them (6 of the 8
+wrong ones among them) and 1 of the 26 whose chip did.  On a fresh run it greyed 3 wrong keyed sentences and 4 right
+ones their chips stated, and 6 wrong near-domain ones.  On the held-out manuals' stored answers it greyed 18
+sentences, most of them right ("The log file is written to "fit.log" by default."): the 1.5B reads technical
+sentences badly.  Kept as an option for a better judge.
 """
 from __future__ import annotations
 
