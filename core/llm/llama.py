@@ -178,6 +178,8 @@ class _LlamaBackend:
 
         llm = self.llm
         self.eval_prompt(tokens[:-1], should_stop)
+        if should_stop():  # a half-read prompt has no meaningful next token
+            raise ModelOutputError("The model was stopped before it had read the whole prompt.")
         llm.eval([tokens[-1]])
         return np.ctypeslib.as_array(llm._ctx.get_logits_ith(-1), shape=(llm.n_vocab(),)).tolist()
 

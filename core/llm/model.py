@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import os
 import threading
 import time
@@ -366,8 +367,6 @@ class LocalModel:
         """How likely the reply to ``messages``, after ``prefix``, goes on with each of ``options``: natural log
         probabilities of each option's first token, normalised over the options (one prompt evaluation, no
         sampling, so the same prompt always gives the same numbers).  The options must differ in that token."""
-        import math
-
         prompt, add_bos, _ = self._chat_template().render(messages)
         vocab = self._vocabulary()
         seqs = [vocab.tokenize(prompt + prefix + o, add_bos=add_bos, special=True) for o in options]
