@@ -40,14 +40,32 @@ def _is_ident(term: str) -> bool:
 _MASS_NOUN = re.compile(r"(?:ing|ism|ness|ity|ics|ogy)$")
 
 
-def _question(s: Statement) -> str:
+# "a vector", "each vector": counted; "the energy", "its energy": determined, which says nothing either way.
+# Either may have one word between it and the term ("an attractive model", "the live model").
+_COUNTING = re.compile(r"\b(?:a|an|each|every|one|another)\s+(?:[\w-]+\s+)?$")
+_DETERMINED = re.compile(r"\b(?:the|this|that|these|those|its|their|our|his|her|your|my|whose|which|what)\s+"
+                         r"(?:[\w-]+\s+)?$")
+
+
+def uses_bare(term: str, text: str) -> bool:
+    """Does ``text`` (the chapter's sentences) use ``term`` as a mass noun: at least once with no article at all
+    ("In continuous reinforcement, …", "Energy is conserved") and never after "a", "an" or another word that
+    counts it?  ("the electromagnetic spectrum" alone decides nothing: a countable thing, named once.)"""
+    before = [text[max(0, m.start() - 30):m.start()].lower()
+              for m in re.finditer(rf"(?<![\w-]){re.escape(term)}(?![\w-])(?!\s*:)", text, re.I)]  # "model: …" labels
+    return any(not _DETERMINED.search(b) and not _COUNTING.search(b) for b in before) \
+        and not any(_COUNTING.search(b) for b in before)
+
+
+def _question(s: Statement, usage: str = "") -> str:
+    """The question of a definition item; ``usage``: the chapter's sentences, to see how the book writes the term."""
     term = s.term
     if _is_ident(term):
         return f"What does {term} do? Answer as the book puts it."
     if term == term.lower() and len(term.split()) <= 4 and "(" not in term:
         if term.endswith("s") and not term.endswith(("ss", "sis", "us", "ics", "ous")):
             return f"What are {term}?"
-        if _MASS_NOUN.search(term):  # "What is classical conditioning?", not "a classical conditioning"
+        if _MASS_NOUN.search(term) or uses_bare(term, usage):  # "What is classical conditioning?", not "a …"
             return f"What is {term}?"
         return f"What is {'an' if term[:1] in 'aeiou' else 'a'} {term}?"
     return f"Define “{term}” as the book does."
@@ -105,12 +123,13 @@ def lesson_practice(lesson: ChapterLesson, limit: int = MAX_ITEMS) -> list[Exerc
     for w in lesson.worked:
         add("W", ExerciseKind.WORKED_EXAMPLE, f"Rework the book's example:\n\n{w.problem}", w.answer, w.source)
     defined: set[str] = set()
+    usage = " ".join(s.text for s in lesson.statements)
     for s in (*lesson.glossary, *lesson.by_kind(StatementKind.DEFINITION)):
         if not (s in lesson.glossary or s.standalone and not narrative(s.text) and _opens(s)):
             continue  # "The resulting explosion is called a supernova." does not say what a supernova is
         if s.term and loose(s.term) not in defined and (s in lesson.glossary or contains_answer(s.text, s.term)):
             defined.add(loose(s.term))
-            add("Q", ExerciseKind.SHORT_ANSWER, _question(s), s.text, s.source, s.term)
+            add("Q", ExerciseKind.SHORT_ANSWER, _question(s, usage), s.text, s.source, s.term)
     for s in lesson.by_kind(StatementKind.RULE, StatementKind.FACT):
         if s.standalone and not narrative(s.text) and s.term and loose(s.term) not in defined and contains_answer(s.text, s.term) \
                 and len(s.text) <= 260:

@@ -84,3 +84,15 @@ def test_a_question_on_a_mass_noun_takes_no_article():
     assert ask("radical behaviorism") == "What is radical behaviorism?"
     assert ask("cognitive map") == "What is a cognitive map?" and ask("instinct") == "What is an instinct?"
     assert ask("folkways") == "What are folkways?"
+    # the book's own usage decides the rest: bare ("In continuous reinforcement, …") or with an article
+    bare = "In continuous reinforcement, an organism receives a reinforcer each time. Continuous reinforcement works."
+    counted = "A cognitive map is a mental picture. Rats built the cognitive map quickly."
+    rule_text = "The energy of a photon. Energy is conserved."  # "the" counts nothing; "Energy is" is bare
+    rule = lambda term, usage: _question(Statement(StatementKind.DEFINITION, "…", term, ref, 1.0), usage)  # noqa: E731
+    assert rule("continuous reinforcement", bare) == "What is continuous reinforcement?"
+    assert rule("cognitive map", counted) == "What is a cognitive map?"
+    assert rule("continuous reinforcement", "") == "What is a continuous reinforcement?"  # no usage: as before
+    assert rule("energy", rule_text) == "What is energy?"
+    assert rule("ground state", "An atom in the ground state is stable.") == "What is a ground state?"
+    assert rule("model", "model: a person whose behavior is imitated. Children copy the model.") == "What is a model?"
+    assert rule("model", "They copy an attractive model, or a live model.") == "What is a model?"
