@@ -35,16 +35,14 @@ from core.llm.model import LocalModel  # noqa: E402
 from core.llm.settings import LLMSettings  # noqa: E402
 
 
-VERIFY = False  # with ``--verify``: check each cited sentence against its chip with the model
-
-
-def regrounded(tutor: Tutor, book_id: str, row: dict) -> list:
-    """The stored answer's sentences, grounded again (``Attributed`` records)."""
+def regrounded(tutor: Tutor, book_id: str, row: dict, verify: bool = False) -> list:
+    """The stored answer's sentences, grounded again (``Attributed`` records); with ``verify``, each cited one is
+    also checked against its chip by the tutor's model (``core.answer.verification``)."""
     hits, verdict, gathered = tutor._retrieve(row["question"], book_id, (), None)
     prep = prepare(tutor, row["question"], hits, beyond_note=False, use_model=True, gathered=gathered)
     return ground_answer(tutor.embedder, split_answer(row["answer"]), prep, prep.sources, row["question"],
                          beyond=False, unused=verdict.unused, unused_words=verdict.unused_words,
-                         model=tutor.model if VERIFY else None)
+                         model=tutor.model if verify else None)
 
 
 def main() -> int:
@@ -57,8 +55,6 @@ def main() -> int:
     ap.add_argument("--verify", action="store_true", help="also let the chat model check each chip "
                     "(core.answer.verification; AnswerSettings.check_chips, off in the app)")
     args = ap.parse_args()
-    global VERIFY
-    VERIFY = args.verify
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
     data = json.loads(args.answers.read_text(encoding="utf-8"))
     rows = [r for r in data.get("answers") or data.get("rows") or [] if not r.get("refused") and r.get("answer")]
@@ -69,7 +65,7 @@ def main() -> int:
         lib = Library(args.libs / book)
         tutor, book_id = Tutor(lib, model, settings=AnswerSettings()), lib.books()[0].id
         for row in (r for r in rows if (r.get("book") or r.get("set")) == book):
-            att = regrounded(tutor, book_id, row)
+            att = regrounded(tutor, book_id, row, args.verify)
             greyed = {a.text for a in att if a.support is Support.WEAK}
             counts[book, "answers"] += 1
             if "flagged_text" in row:  # (older runs stored no greying for near-domain answers)

@@ -23,6 +23,7 @@ from dataclasses import replace
 from core.answer.attribution import Attributed, Support
 from core.answer.grounding import UNSTATED  # bearing (``grounding.BEARING``): never a reason to decline
 from core.errors import LanternError
+from core.llm.judge import can_judge, statement_true
 
 log = logging.getLogger(__name__)
 
@@ -42,9 +43,8 @@ def verify_cited(attributed: Sequence[Attributed], judge: Judge) -> list[Attribu
 def model_judge(model) -> Judge | None:
     """The judge the chat ``model`` gives, or None when it cannot tell its odds (a scripted test model).  When the
     model fails, the sentence keeps the chip its words earned: a broken model must not cost the answer."""
-    if getattr(model, "option_logprobs", None) is None:
+    if not can_judge(model):
         return None
-    from core.llm.judge import statement_true
 
     def judge(quote: str, sentence: str) -> float:
         try:

@@ -15,6 +15,11 @@ _SYSTEM = ("You check statements against a textbook. Decide if the statement is 
            "{what}. Reply with JSON {{\"true\": true}} or {{\"true\": false}}.")
 
 
+def can_judge(model: Any) -> bool:
+    """Can ``model`` give its odds (``option_logprobs``)?  Not without a model, nor a scripted test model."""
+    return getattr(model, "option_logprobs", None) is not None
+
+
 def statement_true(model: Any, textbook: str, statement: str, *, what: str = "sentence") -> float:
     """The model's probability that ``statement`` is true according to ``textbook`` (the book's ``what``: a
     "sentence", a "definition")."""
@@ -24,4 +29,4 @@ def statement_true(model: Any, textbook: str, statement: str, *, what: str = "se
     return math.exp(logprobs["true"])
 
 
-__all__ = ["statement_true"]
+__all__ = ["can_judge", "statement_true"]

@@ -53,8 +53,7 @@ def uses_bare(term: str, text: str) -> bool:
     counts it?  ("the electromagnetic spectrum" alone decides nothing: a countable thing, named once.)"""
     before = [text[max(0, m.start() - 30):m.start()].lower()
               for m in re.finditer(rf"(?<![\w-]){re.escape(term)}(?![\w-])(?!\s*:)", text, re.I)]  # "model: …" labels
-    return any(not _DETERMINED.search(b) and not _COUNTING.search(b) for b in before) \
-        and not any(_COUNTING.search(b) for b in before)
+    return not any(_COUNTING.search(b) for b in before) and any(not _DETERMINED.search(b) for b in before)
 
 
 def _question(s: Statement, usage: str = "") -> str:
