@@ -28,6 +28,10 @@ log = logging.getLogger("study_screenshots")
 
 def _answer(panel, right: bool) -> None:
     q = panel.questions[panel.q_index]
+    if not q.choices:  # a term to type
+        panel.typed_answer.setText(q.answer.strip("`") if right else "stack")
+        panel.submit_choice()
+        return
     pick = q.answer if right else next(c for c in q.choices if c != q.answer)
     panel.choice_buttons[list(q.choices).index(pick)].setChecked(True)
     panel.submit_choice()

@@ -54,6 +54,9 @@ class QuizActions:
                                                          QCoreApplication.translate))
         if self.q_index >= len(self.questions):  # waiting for an item that will not come: the score
             self._show_question()
+        else:  # "1/4", not "1/5": the count is known now (the answer being given is left alone)
+            self.question.setText(render.question_html(self.questions[self.q_index], self.q_index + 1,
+                                                       len(self.questions), QCoreApplication.translate))
         self.update_saved_quiz()
 
     def update_saved_quiz(self) -> None:
@@ -113,15 +116,13 @@ class QuizActions:
             self.question.setText(translate("Study", "Question {n} is being written from the book…").format(
                 n=self.q_index + 1) if self.questions else
                 translate("Study", "The first question is being written from the book…"))
-            for b in self.choice_buttons:
-                b.hide()
+            self._hide_answer_widgets()
             return
         if self.q_index >= len(self.questions):
             answered = [(self.questions[i], ok) for i, ok in sorted(self.answered.items())]
             self.question.setText("" if not self.questions else
                                   render.score_html(answered, len(self.questions), QCoreApplication.translate))
-            for b in self.choice_buttons:
-                b.hide()
+            self._hide_answer_widgets()
             return
         q = self.questions[self.q_index]
         making = not self.generate_button.isEnabled()  # "2/5" while the other items are being written
@@ -133,12 +134,30 @@ class QuizActions:
             b.setText(text)
             b.setVisible(bool(text))
         self.choice_group.setExclusive(True)
+        self.typed_answer.clear()
+        self.typed_answer.setVisible(not q.choices)  # a term to type: no options were worth offering
+        if not q.choices:
+            self.typed_answer.setFocus()
+
+    def _hide_answer_widgets(self) -> None:
+        for b in self.choice_buttons:
+            b.hide()
+        self.typed_answer.hide()
+
+    def _given_answer(self, q) -> str | None:
+        """The student's answer to ``q``: the option ticked, or the term typed (None: nothing yet)."""
+        if not q.choices:
+            return self.typed_answer.text().strip() or None
+        return q.choices[self.choice_group.checkedId()] if self.choice_group.checkedId() >= 0 else None
 
     def submit_choice(self) -> bool | None:
-        if self.q_index >= len(self.questions) or self.choice_group.checkedId() < 0:
+        if self.q_index >= len(self.questions):
             return None
         q = self.questions[self.q_index]
-        ok = grade(q, q.choices[self.choice_group.checkedId()])
+        given = self._given_answer(q)
+        if given is None:
+            return None
+        ok = grade(q, given)
         self.answered.setdefault(self.q_index, ok)  # the first answer counts
         self.quiz_result.setText(render.result_html(q, ok, QCoreApplication.translate))
         self.library.record_attempt(q.source.book_id, "quiz", q.question[:200], q.source.section_id, float(ok))

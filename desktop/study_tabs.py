@@ -7,8 +7,8 @@ the tabs do.
 from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication, Qt
-from PySide6.QtWidgets import (QButtonGroup, QHBoxLayout, QLabel, QListWidget, QPlainTextEdit, QProgressBar,
-                               QPushButton, QRadioButton, QSpinBox, QTextBrowser, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QButtonGroup, QHBoxLayout, QLabel, QLineEdit, QListWidget, QPlainTextEdit,
+                               QProgressBar, QPushButton, QRadioButton, QSpinBox, QTextBrowser, QVBoxLayout, QWidget)
 
 translate = QCoreApplication.translate  # module functions: lupdate reads translate("Study", ...)
 
@@ -122,6 +122,9 @@ def quiz_tab(panel) -> QWidget:
     panel.question.setTextFormat(Qt.TextFormat.RichText)
     panel.choice_group = QButtonGroup(panel)
     panel.choice_buttons = [QRadioButton("") for _ in range(4)]
+    panel.typed_answer = QLineEdit()  # a term to type: an item with no options to offer
+    panel.typed_answer.setPlaceholderText(translate("Study", "Type the missing term, then press Enter"))
+    panel.typed_answer.hide()
     panel.submit_button = QPushButton(translate("Study", "Check"))
     panel.next_button = QPushButton(translate("Study", "Next question"))
     panel.quiz_result = QLabel("")
@@ -143,6 +146,8 @@ def quiz_tab(panel) -> QWidget:
         panel.choice_group.addButton(b, i)
         layout.addWidget(b)
         b.hide()
+    layout.addWidget(panel.typed_answer)
+    panel.typed_answer.returnPressed.connect(panel.submit_choice)
     nav = QHBoxLayout()
     nav.addWidget(panel.submit_button)
     nav.addWidget(panel.next_button)

@@ -269,7 +269,8 @@ def _print_quiz(args: argparse.Namespace, run) -> int:
         lines.append(f"{i}. [{q.type.value.replace('_', ' ')}] {q.question}")
         if q.code:
             lines += [f"      {ln}" for ln in q.code.splitlines()]
-        lines += [f"   {chr(65 + j)}) {' / '.join(c.splitlines())}" for j, c in enumerate(q.choices)]
+        lines += [f"   {chr(65 + j)}) {' / '.join(c.splitlines())}" for j, c in enumerate(q.choices)] or \
+            ["   (type the missing term)"]
         lines.append(f"   answer: {' / '.join(q.answer.splitlines())}  ({q.source.label})")
         lines.append(f"   the book: {' '.join(q.evidence.split())[:300]}\n")
     if run.note:

@@ -1,7 +1,8 @@
 """Quiz items made from the book's words alone, at once and without a model (``core.study.quizgen``
 mixes them with the model's): a key concept asked among its sibling concepts ("Which term does the book
 define as …?", or its sentence with the term blanked), true or false from two of the book's definitions
-when a concept has too few of its kind, and "what does this code print?" from the book's examples.
+when a concept has too few of its kind, its sentence with the term to be typed when the chapter defines
+too few concepts to offer, and "what does this code print?" from the book's examples.
 Each appends its reason to ``reasons`` when it cannot be made.
 """
 from __future__ import annotations
@@ -9,13 +10,13 @@ from __future__ import annotations
 import random
 import re
 
-from core.study.concepts import sibling_concepts, swappable
+from core.study.concepts import sibling_concepts, swappable, term_forms
 from core.study.examples import CodeExample
 from core.study.lesson import ChapterLesson
 from core.study.models import QuestionType, QuizQuestion
 from core.study.prose import line_problem
 from core.study.quiz import _choices, cloze, verify_candidate
-from core.study.quizchecks import fair_distractors, perturbed_outputs
+from core.study.quizchecks import fair_distractors, gives_away, is_ident, perturbed_outputs
 from core.study.statements import Statement, StatementKind
 from core.study.text import contains_answer
 
@@ -32,9 +33,11 @@ def _unverified(reasons: dict[str, int], reason: str) -> None:
 
 
 def cloze_item(statement: Statement, lesson: ChapterLesson, seed: int, reasons: dict[str, int],
-               any_term: bool = False) -> QuizQuestion | None:
-    """The book's sentence with its term blanked; wrong answers are sibling concepts (``any_term``: or
-    other terms of the chapter, for a chapter with too few concepts)."""
+               typed: bool = False) -> QuizQuestion | None:
+    """The book's sentence with its term blanked; wrong answers are sibling concepts.  ``typed``: the student
+    types the term instead (no options), for a chapter with too few concepts of one kind: other words of
+    the chapter would be options of another kind ("heap" and "stack" for "slice"), so none are offered,
+    and only a concept the chapter defines (or a code name) is asked."""
     term, sentence = statement.term, statement.text
     if not contains_answer(sentence, term):
         _issue(reasons, "term not in the sentence")
@@ -43,15 +46,41 @@ def cloze_item(statement: Statement, lesson: ChapterLesson, seed: int, reasons: 
     if "_____" not in question:
         _issue(reasons, "term not in the sentence")
         return None
+    if typed:
+        return _typed_cloze(statement, lesson, question, reasons)
     distractors = fair_distractors(term, (), statement, lesson, question, seed,
-                                   siblings=sibling_concepts(statement, lesson.concepts, seed, lesson.kin),
-                                   any_term=any_term)
+                                   siblings=sibling_concepts(statement, lesson.concepts, seed, lesson.kin))
     v = verify_candidate(question, term, distractors, sentence, semantic=False)
     if not v.ok:
         _unverified(reasons, v.reason)
         return None
     return QuizQuestion(question, _choices(term, distractors, question), term, statement.source, statement.context,
                         sentence, QuestionType.CLOZE, "book sentence", verified="the book's own sentence")
+
+
+def _typed_cloze(statement: Statement, lesson: ChapterLesson, question: str, reasons: dict[str, int]
+                 ) -> QuizQuestion | None:
+    defined = {f for c in lesson.concepts if c.kind is StatementKind.DEFINITION for f in term_forms(c.term)}
+    if not (term_forms(statement.term) & defined or _typable_name(statement.term)):
+        _issue(reasons, "not a concept the chapter defines")  # "secret number", "draft": an example's names
+        return None
+    if question.count("_____") > 1:  # "unit _____ and integration _____": the word given away, or two answers
+        _issue(reasons, "the term is blanked more than once")
+        return None
+    if not statement.standalone:  # "Cargo knows to look for _____ files in this directory.": which one?
+        _issue(reasons, "the sentence leans on the one before")
+        return None
+    if gives_away(question, statement.term):
+        _issue(reasons, "answer given away in the question")
+        return None
+    return QuizQuestion(question, (), statement.term, statement.source, statement.context, statement.text,
+                        QuestionType.CLOZE, "book sentence", verified="the book's own sentence")
+
+
+def _typable_name(term: str) -> bool:
+    """A code name a student can type from memory ("assert_eq!", "split_whitespace", "`recv`"), not an
+    expression ("v.push(1)", "drop(*self)", "#[derive(Copy)]")."""
+    return is_ident(term) and re.fullmatch(r"`?[A-Za-z_][\w:]*!?(?:\(\))?`?", term.strip()) is not None
 
 
 def concept_item(concept: Statement, lesson: ChapterLesson, seed: int, reasons: dict[str, int]
@@ -97,7 +126,8 @@ def _other_concept(concept: Statement, lesson: ChapterLesson, seed: int) -> Stat
     form = contains_answer(concept.text, concept.term)  # a sentence naming its term, or a glossary line
     others = {c.term: c for c in lesson.concepts if c.kind is StatementKind.DEFINITION  # a glossary line is no
               and contains_answer(c.text, c.term) == form and (not form or line_problem(c.text) is None)}  # sentence
-    order = [t for t in sibling_concepts(concept, lesson.concepts, seed, lesson.kin) if t in others]
+    order = [t for t in sibling_concepts(concept, lesson.concepts, seed, lesson.kin, same_subject=False)
+             if t in others]
     if not form:  # a glossary line ("term: definition"): another one reads well; the nearest in meaning
         near = next((ts for t, ts in lesson.kin if t == concept.term), ())  # is the least obviously false
         order += [t for t in near if t in others and t not in order]

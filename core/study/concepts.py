@@ -120,11 +120,13 @@ def chapter_concepts(chunks: Sequence[Chunk], glossary: Sequence[Statement], fou
         choose(s if s in glossary else _with_antecedent(s), forms, count, False)
     if book_chunks and len(chosen) < FILL_TO:
         raw = _URL.sub(" ", " ".join(c.text for c in chunks))
-        for phrase, count in owned_phrases(texts, _texts(book_chunks)):
+        book_texts = _texts(book_chunks)
+        for phrase, count in owned_phrases(texts, book_texts):
             if len(chosen) >= FILL_TO:
                 break
             forms = term_forms(phrase)
-            stated = None if forms & named or not term_ok(phrase) else _stated(phrase, found, raw, chunks)
+            named_thing = term_ok(phrase) and names_a_thing(phrase, texts, book_texts, raw)
+            stated = None if forms & named or not named_thing else _stated(phrase, found, raw, chunks)
             if stated is not None:  # after every term the book defines: ranked among themselves
                 choose(stated, forms, count, True)
     return tuple(dataclasses.replace(s, score=float(-neg)) for _, neg, _, s in sorted(chosen)[:MAX_CONCEPTS])
@@ -163,6 +165,41 @@ def owned_phrases(chapter_texts: Sequence[str], book_texts: Sequence[str]) -> li
     keep = [p for p, n in owned.items()  # not mostly inside a longer owned phrase ("exit" of "exit polls")
             if not any(p != q and f" {p} " in f" {q} " and 2 * owned[q] > n for q in owned)]
     return sorted(((p, owned[p]) for p in keep), key=lambda x: (-x[1], x[0]))
+
+
+_DETERMINER_BEFORE = re.compile(r"(?<![a-z0-9])(?:a|an|the|these|those|each|every|its|their|our|your|his|her|any|"
+                                r"some|another)$")  # not "this", "that", "which": pronouns before a verb too
+_COPULA_AFTER = re.compile(r"(?:is|are|was|were|refers|means) ")  # "X refers to …": the subject of a sentence
+_NOT_IN_A_NAME = frozenset("must can could would should may might shall cannot doesn don isn aren won didn wasn "
+                           "weren hasn haven couldn wouldn shouldn instead rather too also again now then".split())
+
+
+def names_a_thing(phrase: str, texts: Sequence[str], book_texts: Sequence[str] = (), raw: str = "") -> bool:
+    """Does the chapter use ``phrase`` as the name of a thing: written at least once right after a determiner
+    ("the heap", "a cons list", "these match guards"), before "is/are/was/were/refers/means", or opening a
+    sentence of ``raw`` (the chapter's text as printed: "Positive reinforcement adds …"), with no modal,
+    contraction or sentence adverb in it, not ending in a past tense, nor in a verb ("test passes": a last
+    word in -s the book never writes as a noun)?
+    Phrases found by counting words are often pieces of a clause ("addition to providing", "keys must",
+    "third arm doesn"), which the book never writes after "the" or "a".  ``texts`` (the chapter's) and
+    ``book_texts`` (the whole book's, for the noun test of a last word) are loose."""
+    words = phrase.split()
+    if _NOT_IN_A_NAME & set(words) or "will" in words[:-1]:  # "harness will make"; "free will" is a name
+        return False
+    if len(words) > 1 and re.search(r"[^e]ed$", words[-1]):  # "probe continued", "seasons induced"
+        return False
+    if len(words) > 1 and re.search(r"[^s]s$", words[-1]) and not names_a_thing(words[-1], book_texts or texts):
+        return False  # a verb, not a plural: "test passes", "value goes" (the book never writes "the passes")
+    if raw and re.search(rf"(?:^|[.!?]\s+){re.escape(phrase)}(?![\w-])", raw, re.IGNORECASE):
+        return True
+    needle = f" {phrase} "
+    for t in texts:
+        at = t.find(needle)
+        while at >= 0:
+            if _DETERMINER_BEFORE.search(t[max(0, at - 8):at]) or _COPULA_AFTER.match(t, at + len(needle)):
+                return True
+            at = t.find(needle, at + 1)
+    return False
 
 
 def _singular(word: str) -> str:
@@ -230,14 +267,18 @@ def concept_kin(concepts: Sequence[Statement], encode: Callable[[Sequence[str]],
 
 
 def sibling_concepts(key: Statement, concepts: Sequence[Statement], seed: int = 0,
-                     kin: Sequence[tuple[str, Sequence[str]]] = ()) -> list[str]:
+                     kin: Sequence[tuple[str, Sequence[str]]] = (), same_subject: bool = True) -> list[str]:
     """The chapter's other defined concepts (glossary or defining sentence) a student could mistake for
     ``key.term``: of the same kind — their definitions' genus or their head word match ("socialism" and
     "fascism" are both "a political ... system"; "exit poll" and "straw poll" are polls) — nearest in
     meaning first with ``kin`` (``concept_kin``), then from the key's section, then by centrality.  A
-    concept of another kind is never offered (an item without three siblings is not made).  A sibling printed in the keyed
-    sentence, or whose own definition is that sentence, is left out: the book's sentence for the key
-    must make every sibling wrong."""
+    concept of another kind is never offered (an item without three siblings is not made), nor one of the
+    same genus whose definition shares no other word with the key's and whose term ends otherwise (a
+    substance that stabilises emulsions is no option among substances that give ions in water; not checked
+    without ``same_subject``, for a false statement made of another definition); a key whose last word names
+    a family of two or more siblings ("open primary", "top-two primary") gets only that family.
+    A sibling printed in the keyed sentence, or whose own definition is that sentence, is left out: the
+    book's sentence for the key must make every sibling wrong."""
     proof = f" {loose(key.text)} {loose(key.context)} "
     key_forms = term_forms(key.term)
     own = next((c for c in concepts if term_forms(c.term) & key_forms), key)
@@ -252,19 +293,31 @@ def sibling_concepts(key: Statement, concepts: Sequence[Statement], seed: int = 
         forms = term_forms(c.term)
         if any(f" {f} " in proof for f in forms) or loose(c.text) == loose(key.text):
             continue
-        if _same_or_part(key_forms, forms):
+        if same_or_part(key_forms, forms):
             continue  # the answer itself, or "reinforcement" for "positive reinforcement": a part of it
         if is_code_term(c.term) != is_code_term(key.term) or not _kinds(c) & key_kinds:
             continue  # not the same kind of thing: an ideology is no option for a poll
         if any(f" {k} " in f" {loose(c.text)} " for k in key_forms) or (
                 genus(c.term, c.text) == _head(key.term) != _head(c.term)):
             continue  # a kind of the key ("regression" is a defense mechanism): it would be right too
+        if same_subject and _head(c.term) != _head(key.term) and not _differentia(own) & _differentia(c):
+            continue  # of the same genus but about something else: "emulsifying agent" among electrolytes
         out.append(((near.get(c.term, len(near)), c.source.section_id != key.source.section_id, -c.score,
                      rng.random()), c.term))
+    family = [x for x in out if _head(x[1]) == _head(key.term)]
+    if len(family) >= 2:  # "closed primary": the other primaries, not "midterm elections" (also an election)
+        out = family
     return [t for _, t in sorted(out)]
 
 
-def _same_or_part(a: set[str], b: set[str]) -> bool:
+def _differentia(c: Statement) -> set[str]:
+    """What a definition says besides its genus and its own term: its other content words, stemmed to five
+    letters ("substance that produces ions when dissolved in water" -> ions, disso, water)."""
+    own = {w[:5] for w in content_words(c.term)} | {genus(c.term, c.text)[:5]}
+    return {w[:5] for w in content_words(c.text)} - own
+
+
+def same_or_part(a: set[str], b: set[str]) -> bool:
     """Two concepts' forms (``term_forms``) name the same thing, or one is a part of the other
     ("reinforcement" of "positive reinforcement")."""
     return bool(a & b) or any(f in k or k in f for f in b for k in a if min(len(f), len(k)) >= 4)
@@ -275,7 +328,7 @@ def swappable(key: Statement, other: Statement) -> bool:
     of the other ("regression" is a defense mechanism; "positive reinforcement" is a reinforcement), and
     neither definition naming the other's term?"""
     kf, of = term_forms(key.term), term_forms(other.term)
-    if _same_or_part(kf, of):
+    if same_or_part(kf, of):
         return False
     if any(f" {f} " in f" {loose(other.text)} " for f in kf) or any(f" {f} " in f" {loose(key.text)} " for f in of):
         return False

@@ -355,11 +355,41 @@ def model_quiz(model, chunks: Sequence[Chunk], n: int, *, attempts: int | None =
 
 
 def grade(question: QuizQuestion, given: str) -> bool:
-    """True when ``given`` (the choice text, or its letter "B" / number "2") is the keyed answer."""
+    """True when ``given`` (the choice text, or its letter "B" / number "2") is the keyed answer; for an item
+    without choices (a term to type), when it names the term (``typed_right``)."""
     g = given.strip()
+    if not question.choices:
+        return typed_right(g, question.answer)
     if len(g) == 1 and g.isalpha() and question.choices:
         idx = ord(g.upper()) - ord("A")
         g = question.choices[idx] if 0 <= idx < len(question.choices) else g
     elif g.isdigit() and question.choices and 1 <= int(g) <= len(question.choices):
         g = question.choices[int(g) - 1]
     return loose(g) == loose(question.answer)
+
+
+def typed_right(given: str, term: str) -> bool:
+    """Does a typed answer name ``term``: any of its forms (``term_forms``: singular, without or only its
+    abbreviation), with an article, backticks or one slip of the keyboard (a letter missing, extra, wrong or
+    two swapped, in a word of five letters or more) allowed?"""
+    from core.study.concepts import term_forms  # the concepts module is the one that knows a term's forms
+
+    def forms(text: str) -> set[str]:
+        bare = re.sub(r"^(?:an?|the)\s+", "", text.strip().strip("`").strip(), flags=re.IGNORECASE)
+        return term_forms(bare) | term_forms(re.sub(r"`|<[^>]*>", "", bare))  # `HashMap<K, V>` is HashMap
+
+    want, got = forms(term), forms(given)
+    if not got - {""}:
+        return False
+    return bool(want & got) or any(_one_slip(a, b) for a in want for b in got if min(len(a), len(b)) >= 5)
+
+
+def _one_slip(a: str, b: str) -> bool:
+    """At most one letter inserted, deleted or replaced, or two neighbours swapped."""
+    if a == b or abs(len(a) - len(b)) > 1:
+        return a == b
+    i = next((k for k, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+    if len(a) == len(b):
+        return a[i + 1:] == b[i + 1:] or (a[i:i + 2] == b[i:i + 2][::-1] and a[i + 2:] == b[i + 2:])
+    longer, shorter = (a, b) if len(a) > len(b) else (b, a)
+    return longer[i + 1:] == shorter[i:]

@@ -19,6 +19,7 @@ import re
 from collections.abc import Sequence
 
 from core.errors import LanternError
+from core.study.concepts import same_or_part, term_forms
 from core.study.lesson import ChapterLesson
 from core.study.prose import narrative
 from core.study.quiz import on_topic
@@ -28,8 +29,9 @@ from core.study.text import contains_answer, content_words, loose, support
 log = logging.getLogger(__name__)
 
 def is_ident(term: str) -> bool:
-    """A code name ("sum()", "`mut`", "snake_case", "camelCase"), not a word of the prose."""
-    return bool(re.search(r"[()`%_]|^[a-z]+[A-Z]", term))
+    """A code name ("sum()", "`mut`", "snake_case", "camelCase"), not a word of the prose nor a term with its
+    abbreviation ("rapid eye movement (REM) sleep", "heat (q)")."""
+    return bool(re.search(r"[`%_]|\w\(|^[a-z]+[A-Z]", term))
 
 
 def _same_kind(term: str, pool: Sequence[str]) -> list[str]:
@@ -38,24 +40,12 @@ def _same_kind(term: str, pool: Sequence[str]) -> list[str]:
     return [t for t in pool if is_ident(t) == want]
 
 
-_NOT_A_NAME = re.compile(r"(?i)\b(?:must|can|could|will|would|should|may|might|goes|go|went|add|adds|hold|holds|"
-                         r"move|moves|away|instead|keep|keeps|track|enough|exposing|stuck|propensity|commonly|"
-                         r"combination|use|uses|make|makes|get|gets|takes?|need|needs|increases|decreases|counts|returns?)\b")
-
-
-def _named_thing(term: str) -> bool:
-    """A phrase that names a thing ("hash map", "borrow checker"), not a piece of a clause ("keys must",
-    "goes out", "propensity for exposing"): the last resort's options for a chapter with few concepts."""
-    return not _VERBISH.search(term) and not _NOT_A_NAME.search(term) and not re.search(r"\b(?:of|for|to|in)$", term)
-
-
 def fair_distractors(answer: str, offered: Sequence[str], statement: Statement, lesson: ChapterLesson,
-                     question: str, seed: int, siblings: Sequence[str] = (), any_term: bool = False) -> list[str]:
+                     question: str, seed: int, siblings: Sequence[str] = ()) -> list[str]:
     """Three wrong answers: the ``siblings`` (``core.study.concepts.sibling_concepts``), then those
     ``offered`` (the model's, which must not share a word with the answer), minus any printed in the
     sentence, overlapping the answer or whose own sentence in the chapter answers the question; a code
-    name is topped up with the chapter's other names of the same sort (``any_term``: any answer with the
-    chapter's other terms, the last resort of a chapter with too few concepts)."""
+    name is topped up with the chapter's other names of the same sort."""
     la, lq = loose(answer), f" {loose(question)} "
     sentence = f" {loose(statement.text)} {loose(statement.context)} "
     on_it = [f" {loose(s.text)} " for s in lesson.statements if on_topic(question, s.text)]
@@ -69,6 +59,8 @@ def fair_distractors(answer: str, offered: Sequence[str], statement: Statement, 
         ld = loose(d)
         if not ld or ld in seen or f" {ld} " in sentence or f" {ld} " in lq or la in ld or ld in la or len(d) > 80:
             return False
+        if any(same_or_part(term_forms(d), term_forms(x)) for x in out):
+            return False  # "standing committees" beside "standing committee", "excitement" beside "excitement phase"
         if sibling:  # a concept the book defines otherwise (``sibling_concepts`` checked its definition)
             return True
         return ld not in answers_it and not any(f" {ld} " in t for t in on_it) \
@@ -84,7 +76,7 @@ def fair_distractors(answer: str, offered: Sequence[str], statement: Statement, 
             seen.add(loose(d))
     # a code name may be any other name of the same sort the chapter uses; a word answer gets only the
     # sibling concepts it was offered (no "push", "pull" or "recent decades" for "friction")
-    pool = list(lesson.terms) if is_ident(answer) else [t for t in lesson.terms if _named_thing(t)] if any_term else []
+    pool = list(lesson.terms) if is_ident(answer) else []
     spare = [t for t in _same_kind(answer, list(dict.fromkeys(pool))) if fits(t)][:25]
     random.Random(seed).shuffle(spare)
     words = len(answer.split())

@@ -204,12 +204,12 @@ def lesson_quiz(lesson: ChapterLesson, n: int, *, model=None, seed: int = 0,
             if fresh(c) and (item := instant(c, swap)):
                 keep(item, c.term, c.text)
 
-    def cloze_fill(upto: int = n, about: Callable[[Statement], bool] = lambda _s: True, any_term: bool = False
+    def cloze_fill(upto: int = n, about: Callable[[Statement], bool] = lambda _s: True, typed: bool = False
                    ) -> None:
         for s in pool + spare:
             if stop() or len(kept) >= upto:
                 break
-            if fresh(s) and about(s) and (item := cloze_item(s, lesson, seed + attempted, reasons, any_term)):
+            if fresh(s) and about(s) and (item := cloze_item(s, lesson, seed + attempted, reasons, typed)):
                 keep(item, s.term, s.text)
 
     for swap in (False, True):  # the first item at once: the most central concept the book's words can ask
@@ -229,7 +229,7 @@ def lesson_quiz(lesson: ChapterLesson, n: int, *, model=None, seed: int = 0,
 
     code_items(max(code_quota, 1 if not kept else 0))  # no concept to ask at once: a code example is first
     if not kept:  # ... or the book's first sentence about one of its terms: never wait for the model
-        cloze_fill(1, any_term=True)
+        cloze_fill(1, typed=True)
     tick("code examples")
     tf_pool = [s for s in pool if s.standalone and s.kind is StatementKind.DEFINITION and s not in lesson.glossary
                and line_problem(s.text) is None and fresh(s)]
@@ -258,7 +258,7 @@ def lesson_quiz(lesson: ChapterLesson, n: int, *, model=None, seed: int = 0,
     defined = {f for c in lesson.concepts if c.kind is StatementKind.DEFINITION for f in term_forms(c.term)}
     cloze_fill(about=lambda s: bool(term_forms(s.term) & defined) or is_ident(s.term))  # ... a defined concept
     code_items(n)  # or a code name; a chapter with few concepts but code: the book's examples fill up ...
-    cloze_fill(any_term=True)  # ... and, last, the book's sentences about any of its terms (as before concepts)
+    cloze_fill(typed=True)  # ... and, last, a concept's sentence with the term to type (no options to offer)
     tick("done")
     cancelled = bool(cancel and cancel())
     return QuizRun(tuple(kept), attempted, tuple(sorted(reasons.items())),

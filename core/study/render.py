@@ -85,6 +85,8 @@ def question_html(q: QuizQuestion, index: int, total: int, translate: Translate 
         q.type, translate("Study", "Multiple choice"))
     text = q.question.removeprefix("True or false: ").removeprefix("Fill in the blank: ")
     code = f"<pre style='background:#f4f4f4;padding:6px'>{html.escape(q.code)}</pre>" if q.code else ""
+    if not q.choices and q.type is not QuestionType.SHORT_ANSWER:  # a term to type, not one of options
+        kind += " · " + translate("Study", "type the missing term")
     return f"<small style='color:#666'>{index}/{total} · {kind}</small><br><b>{html.escape(text)}</b>{code}"
 
 

@@ -844,13 +844,13 @@
 <context>
     <name>SourceCards</name>
     <message>
-        <location filename="../../desktop/transcript.py" line="228"/>
-        <location filename="../../desktop/transcript.py" line="240"/>
+        <location filename="../../desktop/transcript.py" line="231"/>
+        <location filename="../../desktop/transcript.py" line="243"/>
         <source>Sources</source>
         <translation>Fuentes</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="240"/>
+        <location filename="../../desktop/transcript.py" line="243"/>
         <source>Sources — none yet</source>
         <translation>Fuentes — aún ninguna</translation>
     </message>
@@ -943,17 +943,22 @@
         <translation>Crea un cuestionario sobre este capítulo: cada respuesta se comprueba con el libro.</translation>
     </message>
     <message>
-        <location filename="../../desktop/study_tabs.py" line="125"/>
+        <location filename="../../desktop/study_tabs.py" line="126"/>
+        <source>Type the missing term, then press Enter</source>
+        <translation>Escribe el término que falta y pulsa Intro</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/study_tabs.py" line="128"/>
         <source>Check</source>
         <translation>Comprobar</translation>
     </message>
     <message>
-        <location filename="../../desktop/study_tabs.py" line="126"/>
+        <location filename="../../desktop/study_tabs.py" line="129"/>
         <source>Next question</source>
         <translation>Siguiente pregunta</translation>
     </message>
     <message>
-        <location filename="../../desktop/study_tabs.py" line="132"/>
+        <location filename="../../desktop/study_tabs.py" line="135"/>
         <source>Questions</source>
         <translation>Preguntas</translation>
     </message>
@@ -1038,38 +1043,38 @@
         <translation>Opción múltiple</translation>
     </message>
     <message>
-        <location filename="../../core/study/render.py" line="93"/>
+        <location filename="../../core/study/render.py" line="95"/>
         <source>Not quite: the answer is {answer}.</source>
         <translation>No exactamente: la respuesta es {answer}.</translation>
     </message>
     <message>
-        <location filename="../../core/study/render.py" line="94"/>
+        <location filename="../../core/study/render.py" line="96"/>
         <source>Right!</source>
         <translation>¡Correcto!</translation>
     </message>
     <message>
-        <location filename="../../core/study/render.py" line="104"/>
+        <location filename="../../core/study/render.py" line="106"/>
         <source>Your score: {right} of {total}</source>
         <translation>Tu puntuación: {right} de {total}</translation>
     </message>
     <message>
-        <location filename="../../core/study/render.py" line="106"/>
+        <location filename="../../core/study/render.py" line="108"/>
         <source>({count} not answered)</source>
         <translation>({count} sin responder)</translation>
     </message>
     <message>
-        <location filename="../../core/study/render.py" line="109"/>
+        <location filename="../../core/study/render.py" line="111"/>
         <source>All right.</source>
         <translation>Todo correcto.</translation>
     </message>
     <message>
-        <location filename="../../core/study/render.py" line="110"/>
+        <location filename="../../core/study/render.py" line="112"/>
         <source>The answer:</source>
         <translation>La respuesta:</translation>
     </message>
     <message>
-        <location filename="../../core/study/render.py" line="97"/>
-        <location filename="../../core/study/render.py" line="110"/>
+        <location filename="../../core/study/render.py" line="99"/>
+        <location filename="../../core/study/render.py" line="112"/>
         <source>The book:</source>
         <translation>El libro:</translation>
     </message>
@@ -1094,132 +1099,137 @@
         <translation>Términos clave</translation>
     </message>
     <message>
-        <location filename="../../core/study/render.py" line="113"/>
+        <location filename="../../core/study/render.py" line="89"/>
+        <source>type the missing term</source>
+        <translation>escribe el término que falta</translation>
+    </message>
+    <message>
+        <location filename="../../core/study/render.py" line="115"/>
         <source>To review:</source>
         <translation>Para repasar:</translation>
     </message>
     <message>
-        <location filename="../../core/study/render.py" line="121"/>
+        <location filename="../../core/study/render.py" line="123"/>
         <source>Try a longer chapter, or read this one in the Guide tab.</source>
         <translation>Prueba con un capítulo más largo, o lee este en la pestaña Guía.</translation>
     </message>
     <message>
-        <location filename="../../core/study/render.py" line="122"/>
+        <location filename="../../core/study/render.py" line="124"/>
         <source>No questions.</source>
         <translation>No hay preguntas.</translation>
     </message>
     <message>
-        <location filename="../../core/study/render.py" line="124"/>
+        <location filename="../../core/study/render.py" line="126"/>
         <source>multiple choice</source>
         <translation>de opción múltiple</translation>
     </message>
     <message>
-        <location filename="../../core/study/render.py" line="125"/>
+        <location filename="../../core/study/render.py" line="127"/>
         <source>true/false</source>
         <translation>de verdadero/falso</translation>
     </message>
     <message>
-        <location filename="../../core/study/render.py" line="126"/>
+        <location filename="../../core/study/render.py" line="128"/>
         <source>code</source>
         <translation>de código</translation>
     </message>
     <message>
-        <location filename="../../core/study/render.py" line="126"/>
+        <location filename="../../core/study/render.py" line="128"/>
         <source>fill in the blank</source>
         <translation>de completar</translation>
     </message>
     <message>
-        <location filename="../../core/study/render.py" line="128"/>
+        <location filename="../../core/study/render.py" line="130"/>
         <source>{n} question</source>
         <translation>{n} pregunta</translation>
     </message>
     <message>
-        <location filename="../../core/study/render.py" line="129"/>
+        <location filename="../../core/study/render.py" line="131"/>
         <source>{n} questions</source>
         <translation>{n} preguntas</translation>
     </message>
     <message>
-        <location filename="../../core/study/render.py" line="130"/>
+        <location filename="../../core/study/render.py" line="132"/>
         <source>{count} ({kinds}), every answer checked against the book</source>
         <translation>{count} ({kinds}), cada respuesta comprobada con el libro</translation>
     </message>
     <message>
-        <location filename="../../core/study/render.py" line="132"/>
+        <location filename="../../core/study/render.py" line="134"/>
         <source>, in {seconds} s</source>
         <translation>, en {seconds} s</translation>
     </message>
     <message>
-        <location filename="../../core/study/render.py" line="144"/>
+        <location filename="../../core/study/render.py" line="146"/>
         <source>made from the book&apos;s text; the answer is the book&apos;s</source>
         <translation>hecho a partir del texto del libro; la respuesta es la del libro</translation>
     </message>
     <message>
-        <location filename="../../core/study/render.py" line="145"/>
+        <location filename="../../core/study/render.py" line="147"/>
         <source>the book&apos;s exercise (the book prints its answer)</source>
         <translation>ejercicio del libro (el libro trae su respuesta)</translation>
     </message>
     <message>
-        <location filename="../../core/study/render.py" line="146"/>
+        <location filename="../../core/study/render.py" line="148"/>
         <source>the book&apos;s exercise</source>
         <translation>ejercicio del libro</translation>
     </message>
     <message>
-        <location filename="../../core/study/render.py" line="161"/>
+        <location filename="../../core/study/render.py" line="163"/>
         <source>Correct</source>
         <translation>Correcto</translation>
     </message>
     <message>
-        <location filename="../../core/study/render.py" line="161"/>
+        <location filename="../../core/study/render.py" line="163"/>
         <source>Partly</source>
         <translation>En parte</translation>
     </message>
     <message>
-        <location filename="../../core/study/render.py" line="162"/>
+        <location filename="../../core/study/render.py" line="164"/>
         <source>Incorrect</source>
         <translation>Incorrecto</translation>
     </message>
     <message>
-        <location filename="../../core/study/render.py" line="162"/>
+        <location filename="../../core/study/render.py" line="164"/>
         <source>Unchecked</source>
         <translation>Sin comprobar</translation>
     </message>
     <message>
-        <location filename="../../core/study/render.py" line="170"/>
+        <location filename="../../core/study/render.py" line="172"/>
         <source>No practice in chapter {chapter}.</source>
         <translation>No hay práctica en el capítulo {chapter}.</translation>
     </message>
     <message>
-        <location filename="../../core/study/render.py" line="171"/>
+        <location filename="../../core/study/render.py" line="173"/>
         <source>{n} item</source>
         <translation>{n} ejercicio</translation>
     </message>
     <message>
-        <location filename="../../core/study/render.py" line="171"/>
+        <location filename="../../core/study/render.py" line="173"/>
         <source>{n} items</source>
         <translation>{n} ejercicios</translation>
     </message>
     <message>
-        <location filename="../../core/study/render.py" line="173"/>
+        <location filename="../../core/study/render.py" line="175"/>
         <source>Chapter {chapter} has no exercises, so here is {items} made from its text; every answer is the book&apos;s own.</source>
         <translation>El capítulo {chapter} no tiene ejercicios, así que aquí tienes {items} hecho a partir de su texto; cada respuesta es la del libro.</translation>
     </message>
     <message>
-        <location filename="../../core/study/render.py" line="175"/>
+        <location filename="../../core/study/render.py" line="177"/>
         <source>Chapter {chapter} has no exercises, so here are {items} made from its text; every answer is the book&apos;s own.</source>
         <translation>El capítulo {chapter} no tiene ejercicios, así que aquí tienes {items} hechos a partir de su texto; cada respuesta es la del libro.</translation>
     </message>
     <message>
-        <location filename="../../core/study/render.py" line="177"/>
+        <location filename="../../core/study/render.py" line="179"/>
         <source>{n} exercise from the book</source>
         <translation>{n} ejercicio del libro</translation>
     </message>
     <message>
-        <location filename="../../core/study/render.py" line="178"/>
+        <location filename="../../core/study/render.py" line="180"/>
         <source>{n} exercises from the book</source>
         <translation>{n} ejercicios del libro</translation>
     </message>
     <message>
-        <location filename="../../core/study/render.py" line="180"/>
+        <location filename="../../core/study/render.py" line="182"/>
         <source>{items} made from its text, answers from the book</source>
         <translation>{items} hechos a partir de su texto, con respuestas del libro</translation>
     </message>
@@ -1312,97 +1322,97 @@
         <translation>{n} tarjetas</translation>
     </message>
     <message>
-        <location filename="../../desktop/study.py" line="326"/>
+        <location filename="../../desktop/study.py" line="327"/>
         <source>{cards} to review ({total} in this chapter); the back of each is the book&apos;s own words, “Open its page” shows where.</source>
         <translation>Para repasar: {cards} ({total} en este capítulo); el reverso de cada una son las palabras del propio libro, «Abrir su página» muestra dónde.</translation>
     </message>
     <message>
-        <location filename="../../desktop/study.py" line="328"/>
+        <location filename="../../desktop/study.py" line="329"/>
         <source>{cards} due ({total} in this chapter); the back of each is the book&apos;s own words, “Open its page” shows where.</source>
         <translation>Pendientes: {cards} ({total} en este capítulo); el reverso de cada una son las palabras del propio libro, «Abrir su página» muestra dónde.</translation>
     </message>
     <message>
-        <location filename="../../desktop/study.py" line="334"/>
+        <location filename="../../desktop/study.py" line="335"/>
         <source>No cards due: all {cards} of this chapter are scheduled (next on {date}).</source>
         <translation>Ninguna tarjeta pendiente: todas las de este capítulo ({cards}) están programadas (la próxima, el {date}).</translation>
     </message>
     <message>
-        <location filename="../../desktop/study.py" line="335"/>
+        <location filename="../../desktop/study.py" line="336"/>
         <source>No cards due: all {cards} of this chapter are scheduled.</source>
         <translation>Ninguna tarjeta pendiente: todas las de este capítulo ({cards}) están programadas.</translation>
     </message>
     <message>
-        <location filename="../../desktop/study.py" line="337"/>
+        <location filename="../../desktop/study.py" line="338"/>
         <source>Nothing to review now.</source>
         <translation>Nada que repasar por ahora.</translation>
     </message>
     <message>
-        <location filename="../../desktop/study.py" line="339"/>
+        <location filename="../../desktop/study.py" line="340"/>
         <source>No cards: this chapter has no definitions, key terms or code examples to make cards from. Try the next chapter or the Guide.</source>
         <translation>No hay tarjetas: este capítulo no tiene definiciones, términos clave ni ejemplos de código con los que crearlas. Prueba el siguiente capítulo o la Guía.</translation>
     </message>
     <message>
-        <location filename="../../desktop/study.py" line="368"/>
+        <location filename="../../desktop/study.py" line="372"/>
         <source>Export cards</source>
         <translation>Exportar tarjetas</translation>
     </message>
     <message>
-        <location filename="../../desktop/study.py" line="369"/>
+        <location filename="../../desktop/study.py" line="373"/>
         <source>Anki package (*.apkg);;CSV (*.csv)</source>
         <translation>Paquete de Anki (*.apkg);;CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../../desktop/study.py" line="380"/>
+        <location filename="../../desktop/study.py" line="384"/>
         <source>Exported {cards} to {path} (book, chapter, section and page as fields and tags)</source>
         <translation>Exportación terminada: {cards} en {path} (libro, capítulo, sección y página como campos y etiquetas)</translation>
     </message>
     <message>
-        <location filename="../../desktop/study.py" line="390"/>
+        <location filename="../../desktop/study.py" line="394"/>
         <source>This book has no numbered chapters.</source>
         <translation>Este libro no tiene capítulos numerados.</translation>
     </message>
     <message>
-        <location filename="../../desktop/study.py" line="392"/>
+        <location filename="../../desktop/study.py" line="396"/>
         <source>Choosing the key sentences of chapter {chapter}…</source>
         <translation>Eligiendo las frases clave del capítulo {chapter}…</translation>
     </message>
     <message>
-        <location filename="../../desktop/study.py" line="402"/>
+        <location filename="../../desktop/study.py" line="406"/>
         <source>This chapter has no sentences that read well on their own; open it in the reader instead.</source>
         <translation>Este capítulo no tiene frases que se entiendan por sí solas; mejor ábrelo en el lector.</translation>
     </message>
     <message>
-        <location filename="../../desktop/study.py" line="405"/>
+        <location filename="../../desktop/study.py" line="409"/>
         <source>{sections}, {sentences} and {terms} — all in the book&apos;s own words; click a page to read it, “Try this” to practise.</source>
         <translation>{sections}, {sentences} y {terms} — todo con las palabras del propio libro; haz clic en una página para leerla y en «Prueba esto» para practicar.</translation>
     </message>
     <message>
-        <location filename="../../desktop/study.py" line="407"/>
+        <location filename="../../desktop/study.py" line="411"/>
         <source>1 section</source>
         <translation>1 sección</translation>
     </message>
     <message>
-        <location filename="../../desktop/study.py" line="407"/>
+        <location filename="../../desktop/study.py" line="411"/>
         <source>{n} sections</source>
         <translation>{n} secciones</translation>
     </message>
     <message>
-        <location filename="../../desktop/study.py" line="408"/>
+        <location filename="../../desktop/study.py" line="412"/>
         <source>1 key sentence</source>
         <translation>1 frase clave</translation>
     </message>
     <message>
-        <location filename="../../desktop/study.py" line="408"/>
+        <location filename="../../desktop/study.py" line="412"/>
         <source>{n} key sentences</source>
         <translation>{n} frases clave</translation>
     </message>
     <message>
-        <location filename="../../desktop/study.py" line="409"/>
+        <location filename="../../desktop/study.py" line="413"/>
         <source>1 key term</source>
         <translation>1 término clave</translation>
     </message>
     <message>
-        <location filename="../../desktop/study.py" line="409"/>
+        <location filename="../../desktop/study.py" line="413"/>
         <source>{n} key terms</source>
         <translation>{n} términos clave</translation>
     </message>
@@ -1485,57 +1495,57 @@
         <translation>Buscando en tus libros…</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="138"/>
+        <location filename="../../desktop/transcript.py" line="141"/>
         <source>Lantern:</source>
         <translation>Lantern:</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="143"/>
+        <location filename="../../desktop/transcript.py" line="146"/>
         <source>Nearest sections:</source>
         <translation>Secciones más cercanas:</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="147"/>
+        <location filename="../../desktop/transcript.py" line="150"/>
         <source>Stopped.</source>
         <translation>Detenido.</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="149"/>
+        <location filename="../../desktop/transcript.py" line="152"/>
         <source>The answer failed.</source>
         <translation>La respuesta falló.</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="154"/>
+        <location filename="../../desktop/transcript.py" line="157"/>
         <source>Quoted from your book (no chat model is loaded).</source>
         <translation>Citado de tu libro (no hay ningún modelo de chat cargado).</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="156"/>
+        <location filename="../../desktop/transcript.py" line="159"/>
         <source>Includes explanation beyond the book.</source>
         <translation>Incluye explicaciones que van más allá del libro.</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="158"/>
+        <location filename="../../desktop/transcript.py" line="161"/>
         <source>Translated into {language} from the {source} answer checked against your book.</source>
         <translation>Traducido al {language} a partir de la respuesta en {source} comprobada con tu libro.</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="161"/>
+        <location filename="../../desktop/transcript.py" line="164"/>
         <source>In {language}:</source>
         <translation>En {language}:</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="166"/>
+        <location filename="../../desktop/transcript.py" line="169"/>
         <source>Found by keyword search only: {titles} is still being indexed for meaning search.</source>
         <translation>Encontrado solo por palabras: {titles} aún se está indexando para la búsqueda por significado.</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="168"/>
+        <location filename="../../desktop/transcript.py" line="171"/>
         <source>Found by keyword search only: {titles} are still being indexed for meaning search.</source>
         <translation>Encontrado solo por palabras: {titles} aún se están indexando para la búsqueda por significado.</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="179"/>
+        <location filename="../../desktop/transcript.py" line="182"/>
         <source>Ask a question about your books. Answers cite the chapter, section and page; click a citation to open the page.</source>
         <translation>Haz una pregunta sobre tus libros. Las respuestas citan el capítulo, la sección y la página; haz clic en una cita para abrir la página.</translation>
     </message>

@@ -396,7 +396,7 @@
     <message>
         <location filename="../../desktop/library_view.py" line="72"/>
         <source>Searchable by keyword now; searching by meaning is being built and is used chapter by chapter as it is ready.</source>
-        <translation>Déjà consultable par mots ; la recherche par le sens est en construction et sert chapitre par chapitre dès qu'elle est prête.</translation>
+        <translation>Déjà consultable par mots ; la recherche par le sens est en construction et sert chapitre par chapitre dès qu&apos;elle est prête.</translation>
     </message>
 </context>
 <context>
@@ -844,13 +844,13 @@
 <context>
     <name>SourceCards</name>
     <message>
-        <location filename="../../desktop/transcript.py" line="228"/>
-        <location filename="../../desktop/transcript.py" line="240"/>
+        <location filename="../../desktop/transcript.py" line="231"/>
+        <location filename="../../desktop/transcript.py" line="243"/>
         <source>Sources</source>
         <translation>Sources</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="240"/>
+        <location filename="../../desktop/transcript.py" line="243"/>
         <source>Sources — none yet</source>
         <translation>Sources — aucune pour l’instant</translation>
     </message>
@@ -943,17 +943,22 @@
         <translation>Crée un quiz sur ce chapitre : chaque réponse est vérifiée dans le livre.</translation>
     </message>
     <message>
-        <location filename="../../desktop/study_tabs.py" line="125"/>
+        <location filename="../../desktop/study_tabs.py" line="126"/>
+        <source>Type the missing term, then press Enter</source>
+        <translation>Tapez le terme manquant, puis appuyez sur Entrée</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/study_tabs.py" line="128"/>
         <source>Check</source>
         <translation>Vérifier</translation>
     </message>
     <message>
-        <location filename="../../desktop/study_tabs.py" line="126"/>
+        <location filename="../../desktop/study_tabs.py" line="129"/>
         <source>Next question</source>
         <translation>Question suivante</translation>
     </message>
     <message>
-        <location filename="../../desktop/study_tabs.py" line="132"/>
+        <location filename="../../desktop/study_tabs.py" line="135"/>
         <source>Questions</source>
         <translation>Questions</translation>
     </message>
@@ -1038,38 +1043,38 @@
         <translation>Choix multiple</translation>
     </message>
     <message>
-        <location filename="../../core/study/render.py" line="93"/>
+        <location filename="../../core/study/render.py" line="95"/>
         <source>Not quite: the answer is {answer}.</source>
         <translation>Pas tout à fait : la réponse est {answer}.</translation>
     </message>
     <message>
-        <location filename="../../core/study/render.py" line="94"/>
+        <location filename="../../core/study/render.py" line="96"/>
         <source>Right!</source>
         <translation>Juste !</translation>
     </message>
     <message>
-        <location filename="../../core/study/render.py" line="104"/>
+        <location filename="../../core/study/render.py" line="106"/>
         <source>Your score: {right} of {total}</source>
         <translation>Ton score : {right} sur {total}</translation>
     </message>
     <message>
-        <location filename="../../core/study/render.py" line="106"/>
+        <location filename="../../core/study/render.py" line="108"/>
         <source>({count} not answered)</source>
         <translation>({count} sans réponse)</translation>
     </message>
     <message>
-        <location filename="../../core/study/render.py" line="109"/>
+        <location filename="../../core/study/render.py" line="111"/>
         <source>All right.</source>
         <translation>Tout juste.</translation>
     </message>
     <message>
-        <location filename="../../core/study/render.py" line="110"/>
+        <location filename="../../core/study/render.py" line="112"/>
         <source>The answer:</source>
         <translation>La réponse :</translation>
     </message>
     <message>
-        <location filename="../../core/study/render.py" line="97"/>
-        <location filename="../../core/study/render.py" line="110"/>
+        <location filename="../../core/study/render.py" line="99"/>
+        <location filename="../../core/study/render.py" line="112"/>
         <source>The book:</source>
         <translation>Le livre :</translation>
     </message>
@@ -1094,132 +1099,137 @@
         <translation>Termes clés</translation>
     </message>
     <message>
-        <location filename="../../core/study/render.py" line="113"/>
+        <location filename="../../core/study/render.py" line="89"/>
+        <source>type the missing term</source>
+        <translation>tapez le terme manquant</translation>
+    </message>
+    <message>
+        <location filename="../../core/study/render.py" line="115"/>
         <source>To review:</source>
         <translation>À revoir :</translation>
     </message>
     <message>
-        <location filename="../../core/study/render.py" line="121"/>
+        <location filename="../../core/study/render.py" line="123"/>
         <source>Try a longer chapter, or read this one in the Guide tab.</source>
-        <translation>Essaie un chapitre plus long, ou lis celui-ci dans l'onglet Guide.</translation>
+        <translation>Essaie un chapitre plus long, ou lis celui-ci dans l&apos;onglet Guide.</translation>
     </message>
     <message>
-        <location filename="../../core/study/render.py" line="122"/>
+        <location filename="../../core/study/render.py" line="124"/>
         <source>No questions.</source>
         <translation>Aucune question.</translation>
     </message>
     <message>
-        <location filename="../../core/study/render.py" line="124"/>
+        <location filename="../../core/study/render.py" line="126"/>
         <source>multiple choice</source>
         <translation>à choix multiple</translation>
     </message>
     <message>
-        <location filename="../../core/study/render.py" line="125"/>
+        <location filename="../../core/study/render.py" line="127"/>
         <source>true/false</source>
         <translation>vrai/faux</translation>
     </message>
     <message>
-        <location filename="../../core/study/render.py" line="126"/>
+        <location filename="../../core/study/render.py" line="128"/>
         <source>code</source>
         <translation>de code</translation>
     </message>
     <message>
-        <location filename="../../core/study/render.py" line="126"/>
+        <location filename="../../core/study/render.py" line="128"/>
         <source>fill in the blank</source>
         <translation>à trous</translation>
     </message>
     <message>
-        <location filename="../../core/study/render.py" line="128"/>
+        <location filename="../../core/study/render.py" line="130"/>
         <source>{n} question</source>
         <translation>{n} question</translation>
     </message>
     <message>
-        <location filename="../../core/study/render.py" line="129"/>
+        <location filename="../../core/study/render.py" line="131"/>
         <source>{n} questions</source>
         <translation>{n} questions</translation>
     </message>
     <message>
-        <location filename="../../core/study/render.py" line="130"/>
+        <location filename="../../core/study/render.py" line="132"/>
         <source>{count} ({kinds}), every answer checked against the book</source>
         <translation>{count} ({kinds}), chaque réponse vérifiée dans le livre</translation>
     </message>
     <message>
-        <location filename="../../core/study/render.py" line="132"/>
+        <location filename="../../core/study/render.py" line="134"/>
         <source>, in {seconds} s</source>
         <translation>, en {seconds} s</translation>
     </message>
     <message>
-        <location filename="../../core/study/render.py" line="144"/>
+        <location filename="../../core/study/render.py" line="146"/>
         <source>made from the book&apos;s text; the answer is the book&apos;s</source>
         <translation>tiré du texte du livre ; la réponse est celle du livre</translation>
     </message>
     <message>
-        <location filename="../../core/study/render.py" line="145"/>
+        <location filename="../../core/study/render.py" line="147"/>
         <source>the book&apos;s exercise (the book prints its answer)</source>
         <translation>exercice du livre (le livre donne sa réponse)</translation>
     </message>
     <message>
-        <location filename="../../core/study/render.py" line="146"/>
+        <location filename="../../core/study/render.py" line="148"/>
         <source>the book&apos;s exercise</source>
         <translation>exercice du livre</translation>
     </message>
     <message>
-        <location filename="../../core/study/render.py" line="161"/>
+        <location filename="../../core/study/render.py" line="163"/>
         <source>Correct</source>
         <translation>Juste</translation>
     </message>
     <message>
-        <location filename="../../core/study/render.py" line="161"/>
+        <location filename="../../core/study/render.py" line="163"/>
         <source>Partly</source>
         <translation>En partie</translation>
     </message>
     <message>
-        <location filename="../../core/study/render.py" line="162"/>
+        <location filename="../../core/study/render.py" line="164"/>
         <source>Incorrect</source>
         <translation>Faux</translation>
     </message>
     <message>
-        <location filename="../../core/study/render.py" line="162"/>
+        <location filename="../../core/study/render.py" line="164"/>
         <source>Unchecked</source>
         <translation>Non vérifié</translation>
     </message>
     <message>
-        <location filename="../../core/study/render.py" line="170"/>
+        <location filename="../../core/study/render.py" line="172"/>
         <source>No practice in chapter {chapter}.</source>
-        <translation>Pas d'exercices pour le chapitre {chapter}.</translation>
+        <translation>Pas d&apos;exercices pour le chapitre {chapter}.</translation>
     </message>
     <message>
-        <location filename="../../core/study/render.py" line="171"/>
+        <location filename="../../core/study/render.py" line="173"/>
         <source>{n} item</source>
         <translation>{n} exercice</translation>
     </message>
     <message>
-        <location filename="../../core/study/render.py" line="171"/>
+        <location filename="../../core/study/render.py" line="173"/>
         <source>{n} items</source>
         <translation>{n} exercices</translation>
     </message>
     <message>
-        <location filename="../../core/study/render.py" line="173"/>
-        <source>Chapter {chapter} has no exercises, so here is {items} made from its text; every answer is the book&apos;s own.</source>
-        <translation>Le chapitre {chapter} n'a pas d'exercices : voici {items} tiré de son texte ; chaque réponse est celle du livre.</translation>
-    </message>
-    <message>
         <location filename="../../core/study/render.py" line="175"/>
-        <source>Chapter {chapter} has no exercises, so here are {items} made from its text; every answer is the book&apos;s own.</source>
-        <translation>Le chapitre {chapter} n'a pas d'exercices : voici {items} tirés de son texte ; chaque réponse est celle du livre.</translation>
+        <source>Chapter {chapter} has no exercises, so here is {items} made from its text; every answer is the book&apos;s own.</source>
+        <translation>Le chapitre {chapter} n&apos;a pas d&apos;exercices : voici {items} tiré de son texte ; chaque réponse est celle du livre.</translation>
     </message>
     <message>
         <location filename="../../core/study/render.py" line="177"/>
+        <source>Chapter {chapter} has no exercises, so here are {items} made from its text; every answer is the book&apos;s own.</source>
+        <translation>Le chapitre {chapter} n&apos;a pas d&apos;exercices : voici {items} tirés de son texte ; chaque réponse est celle du livre.</translation>
+    </message>
+    <message>
+        <location filename="../../core/study/render.py" line="179"/>
         <source>{n} exercise from the book</source>
         <translation>{n} exercice du livre</translation>
     </message>
     <message>
-        <location filename="../../core/study/render.py" line="178"/>
+        <location filename="../../core/study/render.py" line="180"/>
         <source>{n} exercises from the book</source>
         <translation>{n} exercices du livre</translation>
     </message>
     <message>
-        <location filename="../../core/study/render.py" line="180"/>
+        <location filename="../../core/study/render.py" line="182"/>
         <source>{items} made from its text, answers from the book</source>
         <translation>{items} tirés de son texte, réponses du livre</translation>
     </message>
@@ -1312,97 +1322,97 @@
         <translation>{n} cartes</translation>
     </message>
     <message>
-        <location filename="../../desktop/study.py" line="326"/>
+        <location filename="../../desktop/study.py" line="327"/>
         <source>{cards} to review ({total} in this chapter); the back of each is the book&apos;s own words, “Open its page” shows where.</source>
         <translation>À réviser : {cards} ({total} dans ce chapitre) ; le verso de chacune reprend les mots du livre, « Ouvrir sa page » montre où.</translation>
     </message>
     <message>
-        <location filename="../../desktop/study.py" line="328"/>
+        <location filename="../../desktop/study.py" line="329"/>
         <source>{cards} due ({total} in this chapter); the back of each is the book&apos;s own words, “Open its page” shows where.</source>
         <translation>À revoir maintenant : {cards} ({total} dans ce chapitre) ; le verso de chacune reprend les mots du livre, « Ouvrir sa page » montre où.</translation>
     </message>
     <message>
-        <location filename="../../desktop/study.py" line="334"/>
+        <location filename="../../desktop/study.py" line="335"/>
         <source>No cards due: all {cards} of this chapter are scheduled (next on {date}).</source>
         <translation>Aucune carte à revoir : toutes celles de ce chapitre ({cards}) sont planifiées (prochaine le {date}).</translation>
     </message>
     <message>
-        <location filename="../../desktop/study.py" line="335"/>
+        <location filename="../../desktop/study.py" line="336"/>
         <source>No cards due: all {cards} of this chapter are scheduled.</source>
         <translation>Aucune carte à revoir : toutes celles de ce chapitre ({cards}) sont planifiées.</translation>
     </message>
     <message>
-        <location filename="../../desktop/study.py" line="337"/>
+        <location filename="../../desktop/study.py" line="338"/>
         <source>Nothing to review now.</source>
         <translation>Rien à réviser pour l&apos;instant.</translation>
     </message>
     <message>
-        <location filename="../../desktop/study.py" line="339"/>
+        <location filename="../../desktop/study.py" line="340"/>
         <source>No cards: this chapter has no definitions, key terms or code examples to make cards from. Try the next chapter or the Guide.</source>
         <translation>Pas de cartes : ce chapitre n&apos;a ni définitions, ni termes clés, ni exemples de code pour en faire. Essaie le chapitre suivant ou le Guide.</translation>
     </message>
     <message>
-        <location filename="../../desktop/study.py" line="368"/>
+        <location filename="../../desktop/study.py" line="372"/>
         <source>Export cards</source>
         <translation>Exporter les cartes</translation>
     </message>
     <message>
-        <location filename="../../desktop/study.py" line="369"/>
+        <location filename="../../desktop/study.py" line="373"/>
         <source>Anki package (*.apkg);;CSV (*.csv)</source>
         <translation>Paquet Anki (*.apkg);;CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../../desktop/study.py" line="380"/>
+        <location filename="../../desktop/study.py" line="384"/>
         <source>Exported {cards} to {path} (book, chapter, section and page as fields and tags)</source>
         <translation>Export terminé : {cards} dans {path} (livre, chapitre, section et page comme champs et étiquettes)</translation>
     </message>
     <message>
-        <location filename="../../desktop/study.py" line="390"/>
+        <location filename="../../desktop/study.py" line="394"/>
         <source>This book has no numbered chapters.</source>
         <translation>Ce livre n&apos;a pas de chapitres numérotés.</translation>
     </message>
     <message>
-        <location filename="../../desktop/study.py" line="392"/>
+        <location filename="../../desktop/study.py" line="396"/>
         <source>Choosing the key sentences of chapter {chapter}…</source>
         <translation>Choix des phrases clés du chapitre {chapter}…</translation>
     </message>
     <message>
-        <location filename="../../desktop/study.py" line="402"/>
+        <location filename="../../desktop/study.py" line="406"/>
         <source>This chapter has no sentences that read well on their own; open it in the reader instead.</source>
         <translation>Ce chapitre n&apos;a pas de phrases qui se lisent bien seules ; ouvre-le plutôt dans le lecteur.</translation>
     </message>
     <message>
-        <location filename="../../desktop/study.py" line="405"/>
+        <location filename="../../desktop/study.py" line="409"/>
         <source>{sections}, {sentences} and {terms} — all in the book&apos;s own words; click a page to read it, “Try this” to practise.</source>
         <translation>{sections}, {sentences} et {terms} — tout avec les mots du livre ; clique sur une page pour la lire, sur « Essaie ceci » pour t&apos;exercer.</translation>
     </message>
     <message>
-        <location filename="../../desktop/study.py" line="407"/>
+        <location filename="../../desktop/study.py" line="411"/>
         <source>1 section</source>
         <translation>1 section</translation>
     </message>
     <message>
-        <location filename="../../desktop/study.py" line="407"/>
+        <location filename="../../desktop/study.py" line="411"/>
         <source>{n} sections</source>
         <translation>{n} sections</translation>
     </message>
     <message>
-        <location filename="../../desktop/study.py" line="408"/>
+        <location filename="../../desktop/study.py" line="412"/>
         <source>1 key sentence</source>
         <translation>1 phrase clé</translation>
     </message>
     <message>
-        <location filename="../../desktop/study.py" line="408"/>
+        <location filename="../../desktop/study.py" line="412"/>
         <source>{n} key sentences</source>
         <translation>{n} phrases clés</translation>
     </message>
     <message>
-        <location filename="../../desktop/study.py" line="409"/>
+        <location filename="../../desktop/study.py" line="413"/>
         <source>1 key term</source>
         <translation>1 terme clé</translation>
     </message>
     <message>
-        <location filename="../../desktop/study.py" line="409"/>
+        <location filename="../../desktop/study.py" line="413"/>
         <source>{n} key terms</source>
         <translation>{n} termes clés</translation>
     </message>
@@ -1412,7 +1422,7 @@
     <message>
         <location filename="../../desktop/transcript.py" line="57"/>
         <source>Source {n} was not provided</source>
-        <translation>La source {n} n'a pas été fournie</translation>
+        <translation>La source {n} n&apos;a pas été fournie</translation>
     </message>
     <message>
         <location filename="../../desktop/transcript.py" line="71"/>
@@ -1485,57 +1495,57 @@
         <translation>Recherche dans tes livres…</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="138"/>
+        <location filename="../../desktop/transcript.py" line="141"/>
         <source>Lantern:</source>
         <translation>Lantern :</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="143"/>
+        <location filename="../../desktop/transcript.py" line="146"/>
         <source>Nearest sections:</source>
         <translation>Sections les plus proches :</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="147"/>
+        <location filename="../../desktop/transcript.py" line="150"/>
         <source>Stopped.</source>
         <translation>Arrêté.</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="149"/>
+        <location filename="../../desktop/transcript.py" line="152"/>
         <source>The answer failed.</source>
         <translation>La réponse a échoué.</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="154"/>
+        <location filename="../../desktop/transcript.py" line="157"/>
         <source>Quoted from your book (no chat model is loaded).</source>
         <translation>Cité de ton livre (aucun modèle de discussion n&apos;est chargé).</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="156"/>
+        <location filename="../../desktop/transcript.py" line="159"/>
         <source>Includes explanation beyond the book.</source>
         <translation>Contient des explications qui vont au-delà du livre.</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="158"/>
+        <location filename="../../desktop/transcript.py" line="161"/>
         <source>Translated into {language} from the {source} answer checked against your book.</source>
         <translation>Traduit en {language} à partir de la réponse en {source} vérifiée dans ton livre.</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="161"/>
+        <location filename="../../desktop/transcript.py" line="164"/>
         <source>In {language}:</source>
         <translation>En {language} :</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="166"/>
+        <location filename="../../desktop/transcript.py" line="169"/>
         <source>Found by keyword search only: {titles} is still being indexed for meaning search.</source>
-        <translation>Trouvé par mots seulement : {titles} est encore en cours d'indexation pour la recherche par le sens.</translation>
+        <translation>Trouvé par mots seulement : {titles} est encore en cours d&apos;indexation pour la recherche par le sens.</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="168"/>
+        <location filename="../../desktop/transcript.py" line="171"/>
         <source>Found by keyword search only: {titles} are still being indexed for meaning search.</source>
-        <translation>Trouvé par mots seulement : {titles} sont encore en cours d'indexation pour la recherche par le sens.</translation>
+        <translation>Trouvé par mots seulement : {titles} sont encore en cours d&apos;indexation pour la recherche par le sens.</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="179"/>
+        <location filename="../../desktop/transcript.py" line="182"/>
         <source>Ask a question about your books. Answers cite the chapter, section and page; click a citation to open the page.</source>
         <translation>Pose une question sur tes livres. Les réponses citent le chapitre, la section et la page ; clique sur une citation pour ouvrir la page.</translation>
     </message>

@@ -5,6 +5,7 @@ import html
 import zipfile
 
 import pytest
+from PySide6.QtCore import Qt
 
 from core.library import Library
 from core.paths import sample_books
@@ -250,3 +251,31 @@ def test_rating_the_last_due_card_says_none_are_due_not_that_the_chapter_has_non
         panel.rate_card("good")
         wait_for(qtbot, lambda: not panel.jobs.busy(), "the cards to reload")
     assert panel.cards_info.text().startswith(f"No cards due: all {total} cards of this chapter are scheduled")
+
+
+def test_a_term_to_type_is_answered_in_a_line_and_checked(qtbot, panel):
+    import dataclasses
+    from core.study.quiz import QuizRun
+    make_quiz(qtbot, panel, "2", 1)
+    typed = dataclasses.replace(panel.questions[0], choices=())  # an item with no options worth offering
+    panel._show_quiz(QuizRun((typed,), 1))
+    assert not panel.typed_answer.isHidden() and all(b.isHidden() for b in panel.choice_buttons)
+    assert "type the missing term" in panel.question.text()
+    assert panel.submit_choice() is None  # nothing typed yet: nothing graded
+    qtbot.keyClicks(panel.typed_answer, typed.answer.upper())
+    qtbot.keyClick(panel.typed_answer, Qt.Key.Key_Return)
+    assert "Right" in panel.quiz_result.text() and panel.answered == {0: True}
+    panel.next_question()
+    assert panel.typed_answer.isHidden() and "Your score: 1 of 1" in panel.question.text()
+
+
+def test_the_question_count_is_the_quizs_own_once_it_is_made(qtbot, panel):
+    from core.study.quiz import QuizRun
+    make_quiz(qtbot, panel, "2", 2)
+    first = panel.questions[0]
+    panel._show_quiz(None, making=True)  # a quiz of 5 asked for, being made: the first item arrives
+    panel.quiz_count.setValue(5)
+    panel._quiz_item_arrived(first)
+    assert "1/5" in panel.question.text()
+    panel._quiz_made(QuizRun((first,), 1))  # only one could be made
+    assert "1/1" in panel.question.text()

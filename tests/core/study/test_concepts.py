@@ -3,7 +3,7 @@ ranked by how often the chapter returns to them; sibling concepts as wrong answe
 from __future__ import annotations
 
 from core.models import ChunkRole
-from core.study.concepts import chapter_concepts, genus, owned_phrases, sibling_concepts, term_forms
+from core.study.concepts import chapter_concepts, genus, names_a_thing, owned_phrases, sibling_concepts, term_forms
 from core.study.lesson import build_lesson
 from tests.core.study.conftest import make_chunk
 
@@ -105,7 +105,26 @@ def test_the_definition_decides_the_kind_over_the_last_word():
     assert set(sibling_concepts(key, lesson.concepts)) == {"s orbital", "hybrid orbital"}  # not the technique
 
 
-def test_a_last_resort_option_names_a_thing_not_a_piece_of_a_clause():
-    from core.study.quizchecks import _named_thing
-    assert _named_thing("hash map") and _named_thing("borrow checker")
-    assert not any(_named_thing(t) for t in ("keys must", "goes out", "propensity for exposing", "returns a mutable"))
+def test_a_phrase_found_by_counting_is_a_concept_only_when_the_book_names_a_thing_with_it():
+    from core.study.text import loose
+    chapter = [f" {loose(t)} " for t in (
+        "In addition to providing methods, the heap holds data. A cons list is a list.",
+        "All of the keys must be strings. The test passes when the function panics.",
+        "The third arm doesn’t match. The probe continued down. We speak of free will and the free will.",
+        "Memory leaks happen; the memory leaks are rare. The tests run in order.")]
+    named = ("heap", "cons list", "free will", "tests")
+    clause = ("addition to providing", "keys must", "third arm doesn", "probe continued", "test passes")
+    assert all(names_a_thing(p, chapter) for p in named)
+    assert not any(names_a_thing(p, chapter) for p in clause)
+    # a last word in -s is a plural when the book writes it as a noun anywhere ("the leaks"), else a verb
+    assert not names_a_thing("memory leaks", chapter[:3] + [" memory leaks happen "])
+
+
+def test_a_key_whose_last_word_names_a_family_gets_only_that_family():
+    lesson = _glossary_lesson("Parties choose candidates.", [
+        "closed primary: an election in which only voters registered with a party may vote for its candidates",
+        "open primary: an election in which any registered voter may vote in any party's primary",
+        "top-two primary: an election in which the two candidates with the most votes go on, whatever their party",
+        "midterm elections: the congressional elections held in the even years between presidential ones"])
+    key = next(c for c in lesson.concepts if c.term == "closed primary")
+    assert set(sibling_concepts(key, lesson.concepts)) == {"open primary", "top-two primary"}  # not "midterm"

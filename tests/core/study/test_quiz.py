@@ -85,7 +85,8 @@ def test_cli_quiz_json_contract(sample, capsys):
     for item in items:
         assert {"question", "choices", "answer", "source"} <= set(item)
         assert {"chunk_id", "section_title", "page_start", "printed_page"} <= set(item["source"])
-        assert item["answer"] in item["choices"] and item["source"]["chapter"] == "2"
+        assert item["source"]["chapter"] == "2"  # a term to type has no choices
+        assert item["answer"] in item["choices"] or (item["choices"] == [] and item["type"] == "cloze")
 
 
 def test_anchored_generation_keys_a_glossary_term_printed_in_the_passage():
@@ -149,3 +150,13 @@ def test_what_is_term_questions_and_cloze_distractors():
     q = model_quiz(ScriptedJsonModel([reply]), chunks, n=1, attempts=1).questions[0]
     assert q.question.startswith("Fill in the blank: “The _____ insulates the axon")
     assert "axon" not in q.choices  # printed in the blanked sentence: not a fair distractor
+
+
+def test_a_typed_answer_names_the_term_in_any_of_its_forms_with_one_slip_allowed():
+    from core.study.quiz import typed_right
+    assert typed_right("a cons list", "cons list") and typed_right("Cons lists", "cons list")
+    assert typed_right("cosn list", "cons list") and typed_right("cons lst", "cons list")  # one slip
+    assert typed_right("UCS", "unconditioned stimulus (UCS)") and typed_right("recv", "`recv`")
+    assert typed_right("HashMap", "`HashMap<K, V>`")
+    assert not typed_right("heep", "heap")  # a short word: no slip allowed (heap / help / hear)
+    assert not typed_right("stack", "heap") and not typed_right("", "heap") and not typed_right("cons", "cons list")

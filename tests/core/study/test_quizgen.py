@@ -141,3 +141,48 @@ def test_a_concept_with_too_few_of_its_kind_is_asked_true_or_false_from_two_book
     assert other.text.rstrip(".")[-25:] in false.question  # the other concept's definition, not its own
     true = swap_item(concept, lesson, True, 0, {})
     assert true.answer == "True" and concept.text.rstrip(".") in true.question
+
+
+def test_a_chapter_with_too_few_concepts_of_a_kind_asks_its_concepts_typed_never_with_stray_options():
+    from core.models import ChunkRole
+    from core.study.lesson import build_lesson
+    from core.study.quiz import grade
+    from tests.core.study.conftest import make_chunk
+    texts = ["A cons list is a data structure made up of nested pairs that comes from the Lisp language.",
+             "The heap holds data whose size is unknown at compile time. A cons list uses the heap.",
+             "Each item in a cons list holds a value and the next item. The cons list ends with Nil.",
+             "Some command line options go to the test binary, and the tests run when you call them."]
+    chunks = [make_chunk(i + 1, t, role=ChunkRole.CONCEPT) for i, t in enumerate(texts)]
+    rest = [make_chunk(100, "A program runs. Options vary.", chapter="2", section_id=9)]
+    lesson = build_lesson("b00k", "1", chunks, book_chunks=chunks + rest)
+    run = lesson_quiz(lesson, 5)
+    assert run.questions, run.note
+    concepts = {c.term.lower() for c in lesson.concepts}
+    for q in run.questions:
+        if q.type is QuestionType.CLOZE and not q.choices:  # typed: its key is one of the chapter's concepts
+            assert q.answer.lower() in concepts and "_____" in q.question and q.evidence in q.passage
+            assert grade(q, q.answer.upper()) and not grade(q, "stack")
+        else:
+            assert len(set(q.choices)) == len(q.choices) >= 2
+    assert any(not q.choices for q in run.questions)
+
+
+def test_a_term_with_its_abbreviation_is_prose_not_a_code_name():
+    from core.study.quizchecks import is_ident
+    assert all(is_ident(t) for t in ("sum()", "`mut`", "snake_case", "camelCase", "print(x)"))
+    assert not any(is_ident(t) for t in ("rapid eye movement (REM) sleep", "heat (q)", "joule (J)"))
+
+
+def test_no_two_wrong_options_name_the_same_thing():
+    from core.study.quizchecks import fair_distractors
+    from tests.core.study.test_concepts import _glossary_lesson
+    lesson = _glossary_lesson("Congress works in committees.", [
+        "select committee: a committee formed for a limited time to study one question",
+        "standing committee: a permanent committee that considers bills in one policy area",
+        "joint committee: a committee with members of both chambers",
+        "conference committee: a committee that settles the two chambers' versions of a bill"])
+    key = next(c for c in lesson.concepts if c.term == "select committee")
+    out = fair_distractors(key.term, (), key, lesson, "Which term does the book define as ...?", 0,
+                           siblings=["standing committee", "standing committees", "joint committee",
+                                     "conference committee"])
+    assert out == ["standing committee", "joint committee", "conference committee"]  # the plural is the same
