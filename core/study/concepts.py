@@ -16,6 +16,7 @@ Pure functions; ``core.study.lesson`` stores the result with the lesson.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import random
 import re
 from collections.abc import Callable, Sequence
@@ -72,11 +73,21 @@ def _stated(phrase: str, found: Sequence[Statement], raw: str, chunks: Sequence[
     if not re.search(rf"(?<![\w.]){re.escape(phrase)}(?!\w)", raw):
         return None
     for s in found:
-        at = f" {loose(s.text)} ".find(f" {phrase} ")
+        at = _loose_padded(s.text).find(f" {phrase} ")
         if s.kind is not StatementKind.EXAMPLE and s.standalone and not narrative(s.text) \
                 and 0 <= at <= 0.4 * len(s.text):
             return dataclasses.replace(s, term=phrase, kind=StatementKind.FACT)  # found by use, not defined
     return next((s for s in sentences_about(phrase, chunks)), None)
+
+
+@functools.lru_cache(maxsize=16384)
+def _loose_padded(text: str) -> str:
+    return f" {loose(text)} "  # asked again for every phrase of the chapter: worked out once
+
+
+@functools.lru_cache(maxsize=4096)
+def _sentences_of(text: str) -> tuple[str, ...]:
+    return tuple(split_sentences(" ".join(text.split())))
 
 
 def sentences_about(phrase: str, chunks: Sequence[Chunk]):
@@ -85,8 +96,8 @@ def sentences_about(phrase: str, chunks: Sequence[Chunk]):
     for c in chunks:
         if c.role not in (ChunkRole.CONCEPT, ChunkRole.SUMMARY):
             continue
-        for sentence in split_sentences(" ".join(c.text.split())):
-            at = f" {loose(sentence)} ".find(f" {phrase} ")
+        for sentence in _sentences_of(c.text):
+            at = _loose_padded(sentence).find(f" {phrase} ")
             if 0 <= at <= 0.4 * len(sentence) and 40 <= len(sentence) <= 300 and standalone(sentence) \
                     and not narrative(sentence) and line_problem(sentence) is None:
                 yield Statement(StatementKind.FACT, sentence, phrase, SourceRef.of(c), 0.0, True, sentence)
@@ -121,11 +132,12 @@ def chapter_concepts(chunks: Sequence[Chunk], glossary: Sequence[Statement], fou
     if book_chunks and len(chosen) < FILL_TO:
         raw = _URL.sub(" ", " ".join(c.text for c in chunks))
         book_texts = _texts(book_chunks)
+        nouns = nouns_used(book_texts)
         for phrase, count in owned_phrases(texts, book_texts):
             if len(chosen) >= FILL_TO:
                 break
             forms = term_forms(phrase)
-            named_thing = term_ok(phrase) and names_a_thing(phrase, texts, book_texts, raw)
+            named_thing = term_ok(phrase) and names_a_thing(phrase, texts, nouns, raw)
             stated = None if forms & named or not named_thing else _stated(phrase, found, raw, chunks)
             if stated is not None:  # after every term the book defines: ranked among themselves
                 choose(stated, forms, count, True)
@@ -174,21 +186,31 @@ _NOT_IN_A_NAME = frozenset("must can could would should may might shall cannot d
                            "weren hasn haven couldn wouldn shouldn instead rather too also again now then".split())
 
 
-def names_a_thing(phrase: str, texts: Sequence[str], book_texts: Sequence[str] = (), raw: str = "") -> bool:
+_NOUN_USE = re.compile(r"(?<![a-z0-9])(?:a|an|the|these|those|each|every|its|their|our|your|his|her|any|some|"
+                       r"another) ([a-z][\w\-’']*)|([a-z][\w\-’']*) (?:is|are|was|were|refers|means) ")
+
+
+def nouns_used(texts: Sequence[str]) -> frozenset[str]:
+    """The words ``texts`` (loose) write as nouns at least once: right after a determiner, or before
+    "is/are/…" ("the passes" never: "passes" is a verb there)."""
+    return frozenset(w for t in texts for pair in _NOUN_USE.findall(t) for w in pair if w)
+
+
+def names_a_thing(phrase: str, texts: Sequence[str], nouns: frozenset[str] | None = None, raw: str = "") -> bool:
     """Does the chapter use ``phrase`` as the name of a thing: written at least once right after a determiner
     ("the heap", "a cons list", "these match guards"), before "is/are/was/were/refers/means", or opening a
     sentence of ``raw`` (the chapter's text as printed: "Positive reinforcement adds …"), with no modal,
     contraction or sentence adverb in it, not ending in a past tense, nor in a verb ("test passes": a last
-    word in -s the book never writes as a noun)?
+    word in -s that is not among ``nouns``, the book's ``nouns_used``)?
     Phrases found by counting words are often pieces of a clause ("addition to providing", "keys must",
-    "third arm doesn"), which the book never writes after "the" or "a".  ``texts`` (the chapter's) and
-    ``book_texts`` (the whole book's, for the noun test of a last word) are loose."""
+    "third arm doesn"), which the book never writes after "the" or "a".  ``texts`` (the chapter's) are loose."""
     words = phrase.split()
     if _NOT_IN_A_NAME & set(words) or "will" in words[:-1]:  # "harness will make"; "free will" is a name
         return False
     if len(words) > 1 and re.search(r"[^e]ed$", words[-1]):  # "probe continued", "seasons induced"
         return False
-    if len(words) > 1 and re.search(r"[^s]s$", words[-1]) and not names_a_thing(words[-1], book_texts or texts):
+    if len(words) > 1 and re.search(r"[^s]s$", words[-1]) and \
+            words[-1] not in (nouns if nouns is not None else nouns_used(texts)):
         return False  # a verb, not a plural: "test passes", "value goes" (the book never writes "the passes")
     if raw and re.search(rf"(?:^|[.!?]\s+){re.escape(phrase)}(?![\w-])", raw, re.IGNORECASE):
         return True

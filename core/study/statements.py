@@ -49,19 +49,21 @@ class Statement:
 
 
 _TERM_WORDS = r"[A-Za-z][\w\-’']*(?: [A-Za-z][\w\-’']*){0,4}"
+_ABBR = r"(?:\s+\([^()\d]{1,20}\))?"  # "A pi bond (π bond) is …": the term's abbreviation, not part of it
 _DEFINES = (
     re.compile(r"\b(?:is|are)\s+(?:called|known as|termed|referred to as|named)\s+(?:an?\s+|the\s+)?"
                r"(?P<t>“?[\w\-’' ]{2,40}?”?|`[^`]+`)\s*[.,(]"),
-    re.compile(rf"^(?:An?|The)\s+(?P<t>{_TERM_WORDS}?)\s+(?:is|are)\s+(?:(?:an?|the|one|any)\s(?!\w+ called)|"
-               r"defined as|said to be|simply|just|essentially|basically)"),
+    re.compile(rf"^(?:An?|The)\s+(?P<t>{_TERM_WORDS}?){_ABBR}\s+(?:is|are)\s+(?:(?:an?|the|one|any)\s(?!\w+ called)|"
+               r"defined as|said to be|simply|just|essentially|basically|when\s)"),
     re.compile(r"^(?P<t>[A-Z][\w\-]*(?: [a-z][\w\-]*){0,3})\s+(?:is|are)\s+(?:an?|the|one of the)\s"),
-    re.compile(rf"^(?:An?\s+|The\s+)?(?P<t>{_TERM_WORDS}?)\s+(?:refers? to|means|is defined as|denotes|"
-               r"stands for|describes)\b"),
+    re.compile(rf"^(?:An?\s+|The\s+)?(?P<t>{_TERM_WORDS}?){_ABBR}\s+(?:refers? to|means|is defined as|denotes|"
+               r"stands for|describes|occurs? when)\b"),
     re.compile(r"^The\s+(?:function|operator|command|method|macro|keyword|type|trait|attribute|argument|option|"
                r"expression|statement|variable|module|package|library)\s+(?P<t>`[^`]+`|\S+?)[,]?\s+(?:is|are|"
                r"was|can|may|must|should|will|works|performs|gives|returns|creates|calculates|computes|forms|makes|produces|takes|allows|does|has)\b"),
     re.compile(r"^(?P<t>`[^`]+`|[a-z_][\w.]*\([^()]{0,30}\)|%\S{1,3}%)\s+(?:is|are|gives|returns|creates|"
                r"calculates|computes|forms|makes|produces|takes|allows|can|does|has|stands)\b"),
+    re.compile(rf"^(?:An?|The)\s+(?P<t>{_TERM_WORDS}?){_ABBR}\s+consists? of\b"),  # "A molecule consists of …"
 )
 _PHRASE = r"[a-z][\w\-’']*(?: [a-z][\w\-’']*){0,3}"
 _WORD = r"(?!(?:of|the|an?|in|on|for|to|by|with|from|as|and|or|is|are)\b)[a-z][\w\-’']*"
@@ -77,6 +79,8 @@ _INTRODUCES = (  # a term the sentence introduces without a copula ("a process c
                rf"the|a|an|recent|early|later?|past|modern|today|time|times|years?|decades?|centur\w*)\b)"
                rf"(?P<t>{_PHRASE}),\s"),
     re.compile(rf"\bthe (?:concept|idea|notion|principle|process|phenomenon|theory|law) of (?P<t>{_PHRASE}?)[.,;]"),
+    re.compile(rf"\bwhat (?:[A-Z][\w’']+ )?(?:called|termed|calls|terms|named)\s+(?:an?\s+|the\s+)?(?P<t>{_PHRASE}?)"
+               r"\s*[.,(;:]"),  # "children enter what Freud termed the anal stage (1–3 years)"
     re.compile(rf"\b(?:[Ww]e|[Tt]hey|[A-Za-z][a-z]+(?:ists|ers|ians)) (?:call|term|name) (?:(?:this|it|these|them|such)(?: (?:effect|process|phenomenon|behaviou?r|type|kind|pattern|"
                rf"method|approach|condition|state|response|technique|form|region|layer|motion|force|object|class|group|"
                rf"stage|period|idea|relationship|change|quantity|value|property|structure|feature))? )?"

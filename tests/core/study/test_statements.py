@@ -35,6 +35,22 @@ def test_classify_and_identifiers():
     assert identifiers("Use `mut` with cbind(x, y) or %o%.") == ["mut", "cbind()", "%o%"]
 
 
+def test_more_of_the_ways_a_textbook_defines_a_term():
+    definition = StatementKind.DEFINITION
+    assert classify("A pi bond (π bond) is a type of covalent bond from side-by-side overlap.", []) == (
+        definition, "pi bond")  # the abbreviation is not part of the term
+    assert classify("Associative learning occurs when an organism connects events.", []) == (
+        definition, "Associative learning")
+    assert classify("A fixed interval schedule is when behavior is rewarded after a set time.", []) == (
+        definition, "fixed interval schedule")
+    assert classify("A molecule consists of two or more atoms joined by bonds.", []) == (definition, "molecule")
+    assert classify("Children then enter what Freud termed the anal stage (1–3 years).", []) == (
+        definition, "anal stage")
+    # not definitions: no article before "consists of", a year in brackets, a plain description
+    assert classify("Any sample of sucrose consists of 42.1% carbon.", []) is None
+    assert classify("As researcher Robert Sapolsky (1998) describes, disease emerges.", []) is None
+
+
 def test_code_examples_keep_printed_output_and_skip_chance():
     examples = code_examples([make_chunk(1, R_TEXT)])
     assert [(e.code.splitlines()[-1], e.output) for e in examples] == [("> x[i]", "[1] 1 2")]
