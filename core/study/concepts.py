@@ -179,15 +179,15 @@ def owned_phrases(chapter_texts: Sequence[str], book_texts: Sequence[str]) -> li
     return sorted(((p, owned[p]) for p in keep), key=lambda x: (-x[1], x[0]))
 
 
-_DETERMINER_BEFORE = re.compile(r"(?<![a-z0-9])(?:a|an|the|these|those|each|every|its|their|our|your|his|her|any|"
-                                r"some|another)$")  # not "this", "that", "which": pronouns before a verb too
-_COPULA_AFTER = re.compile(r"(?:is|are|was|were|refers|means) ")  # "X refers to …": the subject of a sentence
+_DETERMINERS = r"(?:a|an|the|these|those|each|every|its|their|our|your|his|her|any|some|another)"  # not "this",
+_COPULAS = r"(?:is|are|was|were|refers|means)"  # "that", "which": pronouns before a verb too
+_DETERMINER_BEFORE = re.compile(rf"(?<![a-z0-9]){_DETERMINERS}$")
+_COPULA_AFTER = re.compile(rf"{_COPULAS} ")  # "X refers to …": the subject of a sentence
 _NOT_IN_A_NAME = frozenset("must can could would should may might shall cannot doesn don isn aren won didn wasn "
                            "weren hasn haven couldn wouldn shouldn instead rather too also again now then".split())
 
 
-_NOUN_USE = re.compile(r"(?<![a-z0-9])(?:a|an|the|these|those|each|every|its|their|our|your|his|her|any|some|"
-                       r"another) ([a-z][\w\-’']*)|([a-z][\w\-’']*) (?:is|are|was|were|refers|means) ")
+_NOUN_USE = re.compile(rf"(?<![a-z0-9]){_DETERMINERS} ([a-z][\w\-’']*)|([a-z][\w\-’']*) {_COPULAS} ")
 
 
 def nouns_used(texts: Sequence[str]) -> frozenset[str]:

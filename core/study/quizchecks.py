@@ -23,7 +23,7 @@ from core.study.concepts import same_or_part, term_forms
 from core.study.lesson import ChapterLesson
 from core.study.prose import narrative
 from core.study.quiz import on_topic
-from core.study.statements import _VERBISH, Statement, StatementKind
+from core.study.statements import Statement, StatementKind
 from core.study.text import contains_answer, content_words, loose, support
 
 log = logging.getLogger(__name__)
