@@ -103,9 +103,12 @@ def _console_examples(run: Run) -> list[CodeExample]:
     return examples
 
 
+_TAG_ONLY = re.compile(r"</?[A-Za-z][\w-]*(?:\s[^<>]*)?>")  # a markup tag left on its own line by the import
+
+
 def _program_examples(run: Run) -> list[CodeExample]:
     """A program followed (after at most one lead-in paragraph) by a ``$ cargo run``-style transcript."""
-    paras = paragraphs(run.text)
+    paras = [p for p in paragraphs(run.text) if not _TAG_ONLY.fullmatch(p)]  # "</Listing>" is no paragraph
     examples = []
     for i, para in enumerate(paras):
         if not para.startswith("$ ") or i == 0:

@@ -69,3 +69,13 @@ def test_worked_examples_keep_the_question_and_the_value_the_solution_ends_with(
     found = worked_examples([make_chunk(1, text, role=ChunkRole.EXAMPLE)])
     assert [(w.problem.endswith("What is the frequency of this light?"), w.answer) for w in found] == \
         [(True, "5.09 × 10^{14}s^{−1}")]  # the yes/no question is not a worked example with a value
+
+
+def test_a_markup_tag_between_a_program_and_its_transcript_is_no_paragraph():
+    text = ('<Listing number="8-6" caption="Adding to a vector while holding a reference">\n\n'
+            "let mut v = vec![1, 2, 3];\nlet first = &v[0];\nv.push(6);\nprintln!(\"{first}\");\n\n</Listing>\n\n"
+            "Compiling this code will result in this error:\n\n$ cargo run\n   Compiling collections v0.1.0\n"
+            "error[E0502]: cannot borrow `v` as mutable because it is also borrowed as immutable")
+    examples = code_examples([make_chunk(1, text, role=ChunkRole.CODE)])
+    assert [(e.code.splitlines()[0], e.error) for e in examples] == [("let mut v = vec![1, 2, 3];", True)]
+    assert examples[0].output.startswith("error[E0502]: cannot borrow `v` as mutable")
