@@ -55,8 +55,7 @@ class QuizActions:
         if self.q_index >= len(self.questions):  # waiting for an item that will not come: the score
             self._show_question()
         else:  # "1/4", not "1/5": the count is known now (the answer being given is left alone)
-            self.question.setText(render.question_html(self.questions[self.q_index], self.q_index + 1,
-                                                       len(self.questions), QCoreApplication.translate))
+            self._show_question_text()
         self.update_saved_quiz()
 
     def update_saved_quiz(self) -> None:
@@ -125,9 +124,7 @@ class QuizActions:
             self._hide_answer_widgets()
             return
         q = self.questions[self.q_index]
-        making = not self.generate_button.isEnabled()  # "2/5" while the other items are being written
-        total = max(len(self.questions), self.quiz_count.value()) if making else len(self.questions)
-        self.question.setText(render.question_html(q, self.q_index + 1, total, QCoreApplication.translate))
+        self._show_question_text()
         self.choice_group.setExclusive(False)
         for b, text in zip(self.choice_buttons, list(q.choices) + [""] * 4):
             b.setChecked(False)
@@ -138,6 +135,13 @@ class QuizActions:
         self.typed_answer.setVisible(not q.choices)  # a term to type: no options were worth offering
         if not q.choices:
             self.typed_answer.setFocus()
+
+    def _show_question_text(self) -> None:
+        """The current question with its place: "2/5" while the other items are written, then "2/4"."""
+        making = not self.generate_button.isEnabled()
+        total = max(len(self.questions), self.quiz_count.value()) if making else len(self.questions)
+        self.question.setText(render.question_html(self.questions[self.q_index], self.q_index + 1, total,
+                                                   QCoreApplication.translate))
 
     def _hide_answer_widgets(self) -> None:
         for b in self.choice_buttons:

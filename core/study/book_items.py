@@ -60,8 +60,7 @@ def cloze_item(statement: Statement, lesson: ChapterLesson, seed: int, reasons: 
 
 def _typed_cloze(statement: Statement, lesson: ChapterLesson, question: str, reasons: dict[str, int]
                  ) -> QuizQuestion | None:
-    defined = {f for c in lesson.concepts if c.kind is StatementKind.DEFINITION for f in term_forms(c.term)}
-    if not (term_forms(statement.term) & defined or _typable_name(statement.term)):
+    if not (term_forms(statement.term) & lesson.defined_forms or _typable_name(statement.term)):
         _issue(reasons, "not a concept the chapter defines")  # "secret number", "draft": an example's names
         return None
     if question.count("_____") > 1:  # "unit _____ and integration _____": the word given away, or two answers

@@ -304,7 +304,7 @@ def sibling_concepts(key: Statement, concepts: Sequence[Statement], seed: int = 
     proof = f" {loose(key.text)} {loose(key.context)} "
     key_forms = term_forms(key.term)
     own = next((c for c in concepts if term_forms(c.term) & key_forms), key)
-    key_kinds = _kinds(own)
+    key_kinds, key_head, key_differentia = _kinds(own), _head(key.term), _differentia(own)
     order = next((terms for term, terms in kin if term_forms(term) & key_forms), ())
     near = {t: i for i, t in enumerate(order)}
     rng = random.Random(seed)
@@ -320,13 +320,13 @@ def sibling_concepts(key: Statement, concepts: Sequence[Statement], seed: int = 
         if is_code_term(c.term) != is_code_term(key.term) or not _kinds(c) & key_kinds:
             continue  # not the same kind of thing: an ideology is no option for a poll
         if any(f" {k} " in f" {loose(c.text)} " for k in key_forms) or (
-                genus(c.term, c.text) == _head(key.term) != _head(c.term)):
+                genus(c.term, c.text) == key_head != _head(c.term)):
             continue  # a kind of the key ("regression" is a defense mechanism): it would be right too
-        if same_subject and _head(c.term) != _head(key.term) and not _differentia(own) & _differentia(c):
+        if same_subject and _head(c.term) != key_head and not key_differentia & _differentia(c):
             continue  # of the same genus but about something else: "emulsifying agent" among electrolytes
         out.append(((near.get(c.term, len(near)), c.source.section_id != key.source.section_id, -c.score,
                      rng.random()), c.term))
-    family = [x for x in out if _head(x[1]) == _head(key.term)]
+    family = [x for x in out if _head(x[1]) == key_head]
     if len(family) >= 2:  # "closed primary": the other primaries, not "midterm elections" (also an election)
         out = family
     return [t for _, t in sorted(out)]

@@ -9,6 +9,7 @@ starts from it.  ``progress(stage, done, total)`` and ``cancel()`` are the usual
 """
 from __future__ import annotations
 
+import functools
 import json
 import re
 import logging
@@ -19,7 +20,7 @@ from typing import Any
 from core.errors import LanternError
 from core.models import BookId, Chunk, ChunkId, ChunkRole
 from core.study.cards import extract_cards
-from core.study.concepts import chapter_concepts, concept_kin
+from core.study.concepts import chapter_concepts, concept_kin, term_forms
 from core.study.models import SourceRef
 from core.study.prose import standalone
 from core.study.examples import CodeExample, WorkedExample, code_examples, worked_examples
@@ -65,6 +66,11 @@ class ChapterLesson:
     def in_section(self, section_id: int | None) -> list[Statement]:
         """The section's statements in reading order."""
         return [s for s in self.statements if s.source.section_id == section_id]
+
+    @functools.cached_property
+    def defined_forms(self) -> frozenset[str]:
+        """Every form (``term_forms``) of the concepts the chapter defines, not those found by use alone."""
+        return frozenset(f for c in self.concepts if c.kind is StatementKind.DEFINITION for f in term_forms(c.term))
 
     @property
     def size_note(self) -> str:

@@ -19,6 +19,7 @@ from typing import Any
 from core.errors import LanternError
 from core.models import Chunk, ChunkRole
 from core.study.cards import extract_cards
+from core.study.concepts import term_forms
 from core.study.models import QuestionType, QuizQuestion, SourceRef
 from core.study.text import contains_answer, content_words, evidence_sentence, is_prose, loose, support
 
@@ -372,8 +373,6 @@ def typed_right(given: str, term: str) -> bool:
     """Does a typed answer name ``term``: any of its forms (``term_forms``: singular, without or only its
     abbreviation), with an article, backticks or one slip of the keyboard (a letter missing, extra, wrong or
     two swapped, in a word of five letters or more) allowed?"""
-    from core.study.concepts import term_forms  # the concepts module is the one that knows a term's forms
-
     def forms(text: str) -> set[str]:
         bare = re.sub(r"^(?:an?|the)\s+", "", text.strip().strip("`").strip(), flags=re.IGNORECASE)
         return term_forms(bare) | term_forms(re.sub(r"`|<[^>]*>", "", bare))  # `HashMap<K, V>` is HashMap

@@ -255,8 +255,7 @@ def lesson_quiz(lesson: ChapterLesson, n: int, *, model=None, seed: int = 0,
             keep(item, s.term, s.text, s.context)
     concept_fill(swap=False)  # ... then the key concepts in the book's own words, among their siblings ...
     concept_fill(swap=True)  # ... then true or false from the book's definitions (no options to get wrong) ...
-    defined = {f for c in lesson.concepts if c.kind is StatementKind.DEFINITION for f in term_forms(c.term)}
-    cloze_fill(about=lambda s: bool(term_forms(s.term) & defined) or is_ident(s.term))  # ... a defined concept
+    cloze_fill(about=lambda s: bool(term_forms(s.term) & lesson.defined_forms) or is_ident(s.term))  # ... a defined concept
     code_items(n)  # or a code name; a chapter with few concepts but code: the book's examples fill up ...
     cloze_fill(typed=True)  # ... and, last, a concept's sentence with the term to type (no options to offer)
     tick("done")
