@@ -1,7 +1,7 @@
 """Concepts first: how many of a chapter's key terms the study tools cover, with and without the glossary.
 
 The gold is the chapter's own "Key Terms" lists in the bench's ``book.md`` (``- **term**: definition``).
-For each book, two chapters spread over it (at a third and two thirds of its chapter list; no choosing):
+For each book, two chapters spread over it (at a third and two thirds of its chapter list, ``--at``; no choosing):
 
 * **with glossary** — the chapter's chunks as imported from ``book.pdf``;
 * **glossary cut** — the same chunks with every glossary line ("- term: definition" after "Key Terms")
@@ -65,7 +65,8 @@ def _norm(term: str) -> set[str]:
     t = term.lower().replace("’", "'").strip(" .`")
     forms = {t, re.sub(r"\s*\([^)]*\)", "", t).strip()}
     forms |= {m.lower() for m in re.findall(r"\(([^)]{2,12})\)", term) if m.isupper()}
-    return {re.sub(r"(?<=[a-z]{3})(?:es|s)\b", "", re.sub(r"\s+", " ", f)) for f in forms if f}
+    forms = {re.sub(r"\s+", " ", f) for f in forms if f}
+    return {re.sub(rf"(?<=[a-z]{{3}}){end}\b", "", f) for f in forms for end in ("s", "es")}  # crimes, boxes
 
 
 def covered(gold: list[str], names: list[str]) -> list[str]:
@@ -112,6 +113,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--books", default=",".join(BOOKS))
     ap.add_argument("-n", type=int, default=10, help="quiz items per chapter")
     ap.add_argument("--dump", help="write the missed terms per chapter to this JSON file")
+    ap.add_argument("--at", default="1/3,2/3",
+                    help="where in each book's chapter list to take the chapters (other chapters: e.g. 1/4,3/4)")
     args = ap.parse_args(argv)
     logging.basicConfig(level=logging.WARNING)
     rows, dump = [], []
@@ -120,7 +123,7 @@ def main(argv: list[str] | None = None) -> int:
         with Library(Path(args.libs) / name) as lib:
             book = lib.books()[0]
             chapters = book_chapters(lib, book.id)
-            picks = [chapters[len(chapters) // 3], chapters[2 * len(chapters) // 3]]
+            picks = [chapters[len(chapters) * int(a) // int(b)] for a, b in (f.split("/") for f in args.at.split(","))]
             whole = lib.study_chunks(book.id)
             cut = cut_glossary(whole)
             for chapter in picks:

@@ -27,7 +27,7 @@ import numpy as np
 from core.models import Chunk, ChunkRole
 from core.study.models import SourceRef
 from core.study.prose import line_problem, narrative, split_sentences, standalone
-from core.study.statements import Statement, StatementKind, is_code_term, term_ok
+from core.study.statements import Statement, StatementKind, is_code_term, names_term, term_ok, term_pool
 from core.study.text import STOPWORDS, content_words, loose
 
 MAX_CONCEPTS = 80
@@ -42,7 +42,7 @@ def term_forms(term: str) -> set[str]:
     bare = loose(re.sub(r"\s*\([^)]*\)", "", term))
     forms = {f for f in (t, bare) if f}
     forms |= {loose(m) for m in re.findall(r"\(([^)]{2,12})\)", term) if m.isupper()}
-    return forms | {re.sub(r"(?<=[a-z]{3})(?:es|s)$", "", f) for f in forms}
+    return forms | {re.sub(rf"(?<=[a-z]{{3}}){end}$", "", f) for f in forms for end in ("s", "es")}  # crimes, boxes
 
 
 def _mentions(term: str, texts: Sequence[str]) -> int:
@@ -126,14 +126,16 @@ def chapter_concepts(chunks: Sequence[Chunk], glossary: Sequence[Statement], fou
         if forms & named or not term_ok(s.term):
             continue
         count = _mentions(s.term, texts)
-        if s not in glossary and count < 2:
-            continue  # a term the text defines and never returns to is an aside, not a key concept
+        if s not in glossary and count < 2 and not names_term(s.text, s.term):
+            continue  # a term the text defines and never returns to is an aside, unless it is named as a term
         choose(s if s in glossary else _with_antecedent(s), forms, count, False)
     if book_chunks and len(chosen) < FILL_TO:
         raw = _URL.sub(" ", " ".join(c.text for c in chunks))
         book_texts = _texts(book_chunks)
         nouns = nouns_used(book_texts)
-        for phrase, count in owned_phrases(texts, book_texts):
+        # the importer's key terms (emphasis, keyphrases) first among the owned phrases: two signals agree
+        marked = {f for t in term_pool(chunks) for f in term_forms(t)}
+        for phrase, count in sorted(owned_phrases(texts, book_texts), key=lambda pc: not term_forms(pc[0]) & marked):
             if len(chosen) >= FILL_TO:
                 break
             forms = term_forms(phrase)

@@ -46,12 +46,16 @@ _XREF = re.compile(r"(?i)\b(?:see|in|of) (?:Section|Chapter|Figure|Table|Appendi
                    r"^(?:\w+[ ,]+){0,3}(?:this|these|such|that) (?!is\b|are\b|was\b)\w+|"
                    r"\b(?:these|those|such) (?!as\b|that\b)\w+|\bthis (?!is\b|was\b|means\b)[a-z]\w*|"
                    r"\blike this\b|\bone example\b|, however,|\ba similar\b|\(see\b|"
-                   r"\b(?:above|below|previous|following|earlier|later)\b|\[[^\]]+\]")
+                   r"\b(?:above|below|previous|following|earlier|later)\b|\[[^\]]+\]|"
+                   r"\bthan (?:that|this|these|those|before)\b")  # "… more efficient than that."
 _SETUP = re.compile(r"(?i)^(?:for (?:example|instance)\b|as (?:an?|another) [^,.]{0,40}\bexample\b|in (?:this|the) example\b|"
                     r"the (?:following|next) (?:example|code|program|listing)\b)")
 _LOST_FIGURE = re.compile(r"\b(?:[Aa]s|[Ii]n) (?:shows|illustrates|depicts|indicates|summarizes|lists)\b|"
                           r"\b(?:in|see|like|from|of) [,.;:)]")  # "As you can see in , the belt", "(like )"
 _TITLE_RUN = re.compile(r"^(?:[A-Z][\w’'-]*\s+(?:(?:of|on|the|in|and|for|to|a|an|with)\s+)*){2,}(?:A|An|The)\s+[a-z]")
+_MEDIA = r"(?:videos?|web ?sites?|web ?pages?|sites?|links?|simulations?|interactives?|animations?|podcasts?)"
+_POINTER = re.compile(rf"(?i)^(?:(?:please )?click\b|(?:watch|visit|view|go to|explore|check out|listen to|try|use|"
+                      rf"read|see|follow)\b.{{0,120}}\b{_MEDIA}\b|(?:this|the following) {_MEDIA}\b)")
 _FINITE = re.compile(r"(?i)\b(?:is|are|was|were|has|have|had|can|could|will|would|may|might|must|should|does|do|did|"
                      r"means|makes|allows|gives|lets|requires|helps|takes|becomes|involves|uses|needs)\b")
 _VERB = re.compile(r"(?i)\b(?:is|are|was|were|be|been|has|have|had|can|cannot|can't|may|might|must|should|will|"
@@ -116,8 +120,10 @@ def prose_sentences(text: str) -> list[tuple[str, str]]:
             ended = True
             continue
         found = split_sentences(para)
-        if not ended and found:
-            found = found[1:]  # the rest of a sentence begun in the previous paragraph
+        if not ended and found and not found[0][:1].isupper():
+            # the rest of a sentence begun in the previous paragraph (a page break split it); after a heading,
+            # which ends without a stop too, a capital starts a new sentence: often the section's definition
+            found = found[1:]
         out += [(sentence, para) for sentence in found]
         ended = bool(re.search(r"[.!?:][\"”’)]*$", para.strip()))
     return out
@@ -167,6 +173,8 @@ def line_problem(line: str, headings: Iterable[str] = ()) -> str | None:
         return "two sentences glued"  # "... to become citizens.Theodore Haas."
     if _LOST_FIGURE.search(s):
         return "a figure reference lost"  # "As shows, the major sensory organs ..." (the PDF's link text dropped)
+    if _POINTER.match(s):
+        return "a pointer to other material"  # "Watch this video about …", "Click here to learn more …"
     if _TITLE_RUN.match(s):
         return "heading run into a sentence"
     long = [w for w in re.findall(r"[A-Za-z][\w’'-]*", s) if len(w) > 3]

@@ -38,7 +38,8 @@ def test_concepts_are_the_terms_the_text_defines_most_mentioned_first_and_none_f
     terms = [c.term for c in lesson.concepts]
     assert terms[:3] == ["repression", "projection", "displacement"]  # 3, 2 and 1 passages mention them
     assert not any("metro" in t for t in terms)  # an example
-    assert "free association" not in terms  # defined in passing and never used again: an aside
+    assert "free association" in terms[3:]  # named once ("a method called …"): a term the book means to teach,
+    # ranked after the terms the chapter returns to
     card_fronts = [c.front for c in __import__("core.study.lesson_cards", fromlist=["x"]).lesson_cards(lesson)]
     assert {"repression", "projection", "displacement"} <= set(card_fronts)
 
@@ -49,7 +50,14 @@ def test_a_glossary_line_is_a_concept_even_when_the_text_never_uses_it():
     lesson = build_lesson("b00k", "1", [make_chunk(1, FREUD[0]), glossary])
     listed = next(c for c in lesson.concepts if c.term == "sublimation")  # never mentioned in the text: still one
     assert "accepted activity" in listed.text
-    assert "repression" not in [c.term for c in lesson.concepts]  # the text defines it once and never returns to it
+    assert "repression" in [c.term for c in lesson.concepts]  # named once in the text ("a process called …")
+
+
+def test_a_term_defined_once_without_being_named_is_an_aside():
+    once = "Freud met many patients. A patient log is a notebook that Freud kept. Patients talked about dreams."
+    terms = [c.term for c in _lesson([*FREUD[:4], once]).concepts]
+    assert "patient log" not in terms  # "X is a …" once, never used again, not introduced by name
+    assert "projection" in terms
 
 
 def test_a_phrase_the_chapter_owns_is_a_concept_when_the_book_marks_nothing():
@@ -62,6 +70,19 @@ def test_a_phrase_the_chapter_owns_is_a_concept_when_the_book_marks_nothing():
     assert "behavior" not in owned  # most of the book's mentions are elsewhere
     lesson = _lesson(chapter, book_texts=rest, key_terms=("positive reinforcement", "token economy"))
     assert {"positive reinforcement", "token economy"} <= {c.term.lower() for c in lesson.concepts}
+
+
+def test_with_room_for_one_the_owned_phrase_the_importer_also_marked_comes_first(monkeypatch):
+    chapter = ["A token economy links a behavior to a reward. Positive reinforcement strengthens a behavior.",
+               "Positive reinforcement adds something pleasant after a behavior. A token economy uses it.",
+               "A token economy shapes habits. Teachers use positive reinforcement and a token economy.",
+               "Schools often run a token economy."]
+    rest = ["A behavior is anything an organism does.", "Every behavior has a cause."]
+    monkeypatch.setattr("core.study.concepts.FILL_TO", 1)
+    unmarked = _lesson(chapter, book_texts=rest)
+    assert [c.term.lower() for c in unmarked.concepts] == ["token economy"]  # the most mentioned
+    marked = _lesson(chapter, book_texts=rest, key_terms=("Positive reinforcement",))  # as emphasised
+    assert [c.term.lower() for c in marked.concepts] == ["positive reinforcement"]  # marked and owned: first
 
 
 def test_siblings_are_concepts_of_the_same_kind_and_never_right_by_the_book():

@@ -64,3 +64,22 @@ def test_a_sentence_talking_to_the_reader_is_narrative():
               "It tells us the size."):
         assert narrative(s), s
     assert not narrative("A vector is a growable array.") and not narrative("Users of the crate see it.")
+
+
+def test_a_capital_after_a_heading_starts_a_sentence_a_lowercase_word_continues_one():
+    text = ("SOCIALIZATION AGENTS\n\nAn agent of political socialization is a source of political information.\n\n"
+            "A vector holds numbers of the same\n\nmode and length. Vectors are simple.")
+    found = [s for s, _ in prose_sentences(text)]
+    assert "An agent of political socialization is a source of political information." in found  # after a heading
+    assert not any(s.startswith("mode and length") for s in found)  # the rest of a sentence a page break cut
+
+
+def test_a_pointer_to_a_video_or_a_website_is_no_sentence_to_study():
+    for s in ("Watch this video about the epigenetics of twin studies to learn more.",
+              "Click here to learn more about the process of creating algae biofuel.",
+              "Visit this website for more information about lithium ion batteries.",
+              "This animation shows the phases of Venus as it orbits the Sun."):
+        assert line_problem(s) == "a pointer to other material", s
+    assert line_problem("Use the function seq() to generate a sequence of numbers.") is None
+    assert not standalone("Quasars are much more efficient than that.")  # compared with the sentence before
+    assert standalone("Quasars are much brighter than galaxies.")

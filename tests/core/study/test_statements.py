@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from core.models import ChunkRole
 from core.study.examples import code_examples
-from core.study.statements import StatementKind, classify, identifiers, statements
+from core.study.statements import StatementKind, classify, identifiers, names_term, statements
 from tests.core.study.conftest import make_chunk
 
 R_TEXT = ("The operator %*% is used for matrix multiplication. A dimension vector is a vector of non-negative "
@@ -46,7 +46,17 @@ def test_more_of_the_ways_a_textbook_defines_a_term():
     assert classify("A molecule consists of two or more atoms joined by bonds.", []) == (definition, "molecule")
     assert classify("Children then enter what Freud termed the anal stage (1–3 years).", []) == (
         definition, "anal stage")
-    # not definitions: no article before "consists of", a year in brackets, a plain description
+    assert classify("This is known as latent learning: learning that is not observable in behavior.", []) == (
+        definition, "latent learning")  # the definition after a colon
+    assert classify("It illustrates a concept Pavlov called spontaneous recovery: the return of a response.", []) == (
+        definition, "spontaneous recovery")
+    assert classify("This result was nicknamed the Bradley effect, on the theory that voters lied.", []) == (
+        definition, "Bradley effect")
+    assert names_term("It is called continuous reinforcement.", "continuous reinforcement")
+    assert not names_term("Continuous reinforcement is fast.", "continuous reinforcement")
+    # not definitions: no article before "consists of", a year in brackets, a plain description, "in which case"
+    assert classify("Logical vectors may be used in ordinary arithmetic, in which case they are coerced.", []) is None
+    assert classify("She was named secretary of state, after a long fight in the Senate.", []) is None
     assert classify("Any sample of sucrose consists of 42.1% carbon.", []) is None
     assert classify("As researcher Robert Sapolsky (1998) describes, disease emerges.", []) is None
 
