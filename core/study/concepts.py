@@ -3,11 +3,13 @@
 A concept is a term the book defines — in its glossary or key-terms lists, or in the running text ("X is
 a ...", "... is called X", "a process called X", "In X, ...") — with the book's sentence for it.  Terms
 met only in an example ("For example, a metro pass ...") or in a passage the importer marked as an
-example are not concepts.  Concepts are ranked by how central they are to the chapter: how many of its
-passages mention them (a term the chapter keeps returning to comes before one it defines in passing),
-the book's own lists first among equals.  A book that prints no glossary and marks no terms still has
-concepts: the phrases a chapter owns (most of the book's mentions are in it) with a sentence about
-them, after the terms it defines.  Nothing here needs a model.
+example are not concepts, nor is a term the text defines once and never uses again, unless it introduces
+it by name ("… is called continuous reinforcement").  Concepts are ranked by how central they are to the
+chapter: how many of its passages mention them (a term the chapter keeps returning to comes before one it
+defines in passing), the book's own lists first among equals.  A book that prints no glossary and marks no
+terms still has concepts: the phrases a chapter owns (most of the book's mentions are in it) with a
+sentence about them, after the terms it defines, those the importer also marked as key terms first.
+Nothing here needs a model.
 
 ``sibling_concepts`` gives the chapter's other concepts a student confuses with one (folkways / mores /
 taboos): same sort of term, sharing words or a section, each checked wrong by the keyed sentence.
