@@ -106,11 +106,12 @@ def sentences_about(phrase: str, chunks: Sequence[Chunk]):
 
 
 def chapter_concepts(chunks: Sequence[Chunk], glossary: Sequence[Statement], found: Sequence[Statement],
-                     book_chunks: Sequence[Chunk] = ()) -> tuple[Statement, ...]:
+                     book_chunks: Sequence[Chunk] = (), pool: Sequence[str] | None = None) -> tuple[Statement, ...]:
     """The chapter's key concepts, most central first (see the module docstring): each a ``Statement``
     whose ``term`` is the concept, ``text`` the book's sentence for it and ``score`` its centrality.
     With ``book_chunks`` (the whole book), phrases the chapter owns (``owned_phrases``) that have a
-    sentence about them fill up to ``FILL_TO`` concepts, after the terms the book defines."""
+    sentence about them fill up to ``FILL_TO`` concepts, after the terms the book defines; those in ``pool``
+    (the chapter's ``term_pool``, worked out here when not given) first."""
     role = {c.id: c.role for c in chunks}
     texts = _texts(chunks)
     defined = sorted((s for s in found if s.kind is StatementKind.DEFINITION and term_ok(s.term)
@@ -136,7 +137,7 @@ def chapter_concepts(chunks: Sequence[Chunk], glossary: Sequence[Statement], fou
         book_texts = _texts(book_chunks)
         nouns = nouns_used(book_texts)
         # the importer's key terms (emphasis, keyphrases) first among the owned phrases: two signals agree
-        marked = {f for t in term_pool(chunks) for f in term_forms(t)}
+        marked = {f for t in (term_pool(chunks) if pool is None else pool) for f in term_forms(t)}
         for phrase, count in sorted(owned_phrases(texts, book_texts), key=lambda pc: not term_forms(pc[0]) & marked):
             if len(chosen) >= FILL_TO:
                 break

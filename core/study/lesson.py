@@ -166,8 +166,9 @@ def build_lesson(book_id: str, chapter: str, chunks: Sequence[Chunk], *, book_ch
         progress("collecting key terms", 2, 3)
     glossary = _glossary(chunks)
     defined = [s.term for s in found if s.kind is StatementKind.DEFINITION and term_ok(s.term)]
-    concepts = chapter_concepts(chunks, glossary, found, book_chunks)
-    terms = list(dict.fromkeys([c.term for c in concepts] + [g.term for g in glossary] + defined + term_pool(chunks)))
+    pool = term_pool(chunks)  # up to ~1 s on a long chapter: worked out once, for the concepts and the terms
+    concepts = chapter_concepts(chunks, glossary, found, book_chunks, pool)
+    terms = list(dict.fromkeys([c.term for c in concepts] + [g.term for g in glossary] + defined + pool))
     title = next((c.chapter_title for c in chunks if c.chapter_title), f"Chapter {chapter}")
     if progress:
         progress("lesson ready", 3, 3)

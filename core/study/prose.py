@@ -4,9 +4,9 @@
 ``line_problem`` is the automatic check of guide lines, card backs and quiz proofs: a line is a
 whole sentence (capital start, terminal punctuation), its brackets and quotes match, it is not a
 heading (or a heading run into a sentence), not a tautology, not a pointer to other material ("Watch this
-video …") and carries no markup left by the importer.  ``standalone`` adds that the sentence can be read alone (it does not start with "This",
-"However", ...); ``narrative`` that it talks to the reader ("we", "you", "let's") rather than stating a
-fact.  Pure functions; no storage, no models.
+video …") and carries no markup left by the importer.  ``standalone`` adds that the sentence can be read
+alone (it does not start with "This", "However", ...); ``narrative`` that it talks to the reader ("we",
+"you", "let's") rather than stating a fact.  Pure functions; no storage, no models.
 """
 from __future__ import annotations
 

@@ -50,10 +50,11 @@ class Statement:
 
 _TERM_WORDS = r"[A-Za-z][\w\-’']*(?: [A-Za-z][\w\-’']*){0,4}"
 _ABBR = r"(?:\s+\([^()\d]{1,20}\))?"  # "A pi bond (π bond) is …": the term's abbreviation, not part of it
+_NAMED_AS = r"called|known as|termed|referred to as"  # the words that introduce a term by its name
 _DEFINES = (
-    re.compile(r"\b(?:(?:is|are)\s+(?:called|known as|termed|referred to as|named|nicknamed|dubbed)|"
+    re.compile(rf"\b(?:(?:is|are)\s+(?:{_NAMED_AS}|named|nicknamed|dubbed)|"
                r"(?:was|were)\s+(?:known as|termed|nicknamed|dubbed))\s+(?:an?\s+|the\s+)?"
-               r"(?P<t>“?[\w\-’' ]{2,40}?”?|`[^`]+`)\s*[.,(:;]"),  # "This is known as latent learning: learning …"
+               r"(?P<t>“?[\w\-’' ]{2,40}?”?|`[^`]+`)\s*[.,(:;]"),  # "… known as latent learning: learning …"
     re.compile(rf"^(?:An?|The)\s+(?P<t>{_TERM_WORDS}?){_ABBR}\s+(?:is|are)\s+(?:(?:an?|the|one|any)\s(?!\w+ called)|"
                r"defined as|said to be|simply|just|essentially|basically|when\s)"),
     re.compile(r"^(?P<t>[A-Z][\w\-]*(?: [a-z][\w\-]*){0,3})\s+(?:is|are)\s+(?:an?|the|one of the)\s"),
@@ -70,7 +71,7 @@ _PHRASE = r"[a-z][\w\-’']*(?: [a-z][\w\-’']*){0,3}"
 _WORD = r"(?!(?:of|the|an?|in|on|for|to|by|with|from|as|and|or|is|are)\b)[a-z][\w\-’']*"
 _NOUNS = rf"{_WORD}(?: {_WORD}){{0,3}}"
 _INTRODUCES = (  # a term the sentence introduces without a copula ("a process called repression", "In shaping, we ...")
-    re.compile(rf"\b(?:an?|the)\s+(?:[A-Za-z’']+\s+){{0,2}}?(?:called|known as|termed|referred to as)\s+(?:an?\s+|the\s+)?"
+    re.compile(rf"\b(?:an?|the)\s+(?:[A-Za-z’']+\s+){{0,2}}?(?:{_NAMED_AS})\s+(?:an?\s+|the\s+)?"
                rf"(?P<t>{_PHRASE}?)\s*[.,(;:]"),
     re.compile(rf"\b(?:an?|the|of|in|on|for|to|by|with|from|as)\s+(?P<t>{_NOUNS}),\s+"
                r"(?:in which(?! case\b)|(?:which|that)\s+"  # "…, in which case" is no definition
@@ -133,7 +134,7 @@ def names_term(sentence: str, term: str) -> bool:
     """Does ``sentence`` introduce ``term`` by name: "… is called X", "a period known as X", "X refers to …"?
     A term so introduced is one the book means to teach, even if it never uses it again."""
     t, ls = re.escape(loose(term)), loose(sentence)
-    named = rf"\b(?:called|known as|termed|referred to as|nicknamed|dubbed) (?:an? |the )?{t}\b"
+    named = rf"\b(?:{_NAMED_AS}|nicknamed|dubbed) (?:an? |the )?{t}\b"
     return bool(t) and bool(re.search(named, ls) or re.search(rf"\b{t} (?:refers? to|(?:is|are) defined as)\b", ls))
 
 
