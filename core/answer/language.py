@@ -58,8 +58,9 @@ def detect(question: str, known: Callable[[str], bool], book_language: str = ENG
 
     ``known(word)`` says whether the book uses a word; ``book_language`` is the language the book is written
     in.  A question in Chinese characters is Chinese.  Otherwise the detector's choice stands when it is the
-    book's language or the book is not in English; against an English book, only when some word of the question
-    is unknown to the book.  (A French or German book quotes English commands, messages and whole untranslated
+    book's language or the book is not in English; against an English book, only when some everyday word of the
+    question is unknown to the book: an acronym, a code name or a capitalised name inside the question ("INS",
+    "VecDeque", "Guantánamo") says nothing about the language the student writes in.  (A French or German book quotes English commands, messages and whole untranslated
     passages, so knowing every word of a question does not make it French; a misread question is caught after
     its translation instead, by ``untranslated``.)"""
     text = prose(question)
@@ -70,7 +71,11 @@ def detect(question: str, known: Callable[[str], bool], book_language: str = ENG
     language = text_language(text)
     if language == book_language or book_language != ENGLISH:
         return language
-    return language if any(not known(w) for w in _WORD.findall(text)) else book_language
+    words = _WORD.findall(text)
+    # Lower case, or capitalised only because it opens the question ("Que signifie …"); not a name, an acronym
+    # or a code name ("Boumediene", "INS", "VecDeque").
+    everyday = [w for i, w in enumerate(words) if w.islower() or (i == 0 and w[1:].islower())]
+    return language if any(not known(w) for w in everyday) else book_language
 
 
 # Two worked examples, one with a blank, on topics far from any textbook: without them the 1.5B answers a question

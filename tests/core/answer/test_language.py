@@ -26,6 +26,14 @@ def test_a_question_made_of_the_books_words_is_asked_in_the_books_language():
     assert detect("define entropy", lambda w: False) != "zh"
     assert detect("", known) == ENGLISH and detect("```\nfn main() {}\n```", known) == ENGLISH
 
+def test_a_name_or_code_the_book_never_uses_does_not_make_a_question_foreign():
+    rust = {"vec", "vs", "for", "a", "queue", "the", "ruling"}.__contains__
+    assert detect("VecDeque vs Vec for a queue", lambda w: rust(w.lower())) == ENGLISH  # the detector says pt
+    assert detect("INS v. Chadha ruling", lambda w: rust(w.lower())) == ENGLISH
+    # an everyday word the book never uses still counts, capitalised at the start or not
+    assert detect("Que signifie une réaction réversible ?", lambda w: w.lower() in {"une"}) == "fr"
+
+
 
 def test_code_is_neither_language_nor_translated():
     question = "¿Por qué no compila? `x += 1`\n\n```\nfn main() {\n  let x = 1;\n}\n```"
