@@ -142,8 +142,7 @@ class Retriever:
         expr = '"' + " ".join(words).replace('"', '""') + '"'
         if not exact_case:
             expr = self._with_stems(expr, words, book_id, phrase=True)
-        scope, params = ("JOIN chunks c ON c.id = chunks_fts.rowid WHERE chunks_fts MATCH ? AND c.book_id = ?",
-                         [expr, book_id]) if book_id else ("WHERE chunks_fts MATCH ?", [expr])
+        scope, params = _match_scope(expr, book_id)
         if not exact_case:
             return self.db.execute(f"SELECT 1 FROM chunks_fts {scope} LIMIT 1", params).fetchone() is not None
         pattern = re.compile(r"(?<![\w])" + r"\W+".join(map(re.escape, re.findall(r"[^\W_]+", phrase))) + r"(?![\w])")
@@ -176,8 +175,7 @@ class Retriever:
         if not changed:
             return False
         expr = " + ".join(tokens)
-        scope, params = ("JOIN chunks c ON c.id = chunks_fts.rowid WHERE chunks_fts MATCH ? AND c.book_id = ?",
-                         [expr, book_id]) if book_id else ("WHERE chunks_fts MATCH ?", [expr])
+        scope, params = _match_scope(expr, book_id)
         return self.db.execute(f"SELECT 1 FROM chunks_fts {scope} LIMIT 1", params).fetchone() is not None
 
     def vector(self, query: str | np.ndarray, k: int, flt: SearchFilter = SearchFilter()) -> list[tuple[int, float]]:
@@ -252,3 +250,13 @@ class Retriever:
             labels = labels_by_book.setdefault(row["book_id"], self._labels(row["book_id"]))
             out[row["id"]] = chunk_from_row(row, labels)
         return out
+
+
+def _match_scope(expr: str, book_id: str | None) -> tuple[str, list]:
+    """The FROM-clause tail and parameters that match ``expr`` in the keyword index (of one book).  CROSS JOIN
+    keeps the index match as the outer loop: with a plain JOIN, SQLite walks the book's chunks and runs the match
+    once per chunk when the query asks for no ranking (0.1-1 s for a phrase the book never uses, 0.1 ms this
+    way)."""
+    if not book_id:
+        return "WHERE chunks_fts MATCH ?", [expr]
+    return "CROSS JOIN chunks c ON c.id = chunks_fts.rowid WHERE chunks_fts MATCH ? AND c.book_id = ?", [expr, book_id]

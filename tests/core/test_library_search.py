@@ -55,6 +55,18 @@ def test_filters_never_leak(lib: Library):
         assert all(h.chunk.chapter_number == "2" for h in hits)
 
 
+def test_mentions_in_one_book_reads_the_keyword_index_first(lib: Library):
+    assert lib.mentions("carve valleys", book_id=lib.geo.id) and not lib.mentions("carve valleys", book_id=lib.bio.id)
+    assert lib.mentions("Rivers", book_id=lib.geo.id, exact_case=True)
+    assert not lib.mentions("rivers carve", book_id=lib.geo.id, exact_case=True)  # written "Rivers carve"
+    assert lib.mentions_loosely("valeys", book_id=lib.geo.id) and not lib.mentions_loosely("valeys", book_id=lib.bio.id)
+    # walking the book's chunks and matching each one took up to a second per phrase on a real textbook
+    from core.retrieval.retriever import _match_scope
+    scope, params = _match_scope('"carve valleys"', lib.geo.id)
+    plan = lib.db.execute(f"EXPLAIN QUERY PLAN SELECT 1 FROM chunks_fts {scope} LIMIT 1", params).fetchall()
+    assert "chunks_fts" in plan[0][-1]
+
+
 def test_remove_takes_chunks_out_of_both_indexes(lib: Library):
     before = lib.chunk_count()
     geo_chunks = lib.chunk_count(lib.geo.id)
