@@ -60,9 +60,9 @@ def detect(question: str, known: Callable[[str], bool], book_language: str = ENG
     in.  A question in Chinese characters is Chinese.  Otherwise the detector's choice stands when it is the
     book's language or the book is not in English; against an English book, only when some everyday word of the
     question is unknown to the book: an acronym, a code name or a capitalised name inside the question ("INS",
-    "VecDeque", "Guantánamo") says nothing about the language the student writes in.  (A French or German book quotes English commands, messages and whole untranslated
-    passages, so knowing every word of a question does not make it French; a misread question is caught after
-    its translation instead, by ``untranslated``.)"""
+    "VecDeque", "Guantánamo") says nothing about the language the student writes in.  (A French or German book
+    quotes English commands, messages and whole untranslated passages, so knowing every word of a question does not
+    make it French; a misread question is caught after its translation instead, by ``untranslated``.)"""
     text = prose(question)
     if not text:
         return book_language

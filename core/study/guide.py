@@ -25,7 +25,7 @@ from core.study.text import is_prose, loose, normalize, sentences, stitch, suppo
 
 log = logging.getLogger(__name__)
 
-GUIDE_VERSION = 10
+GUIDE_VERSION = 11
 MAX_SUMMARY = 16
 MAX_TERMS = 40
 _BULLET = re.compile(r"^\s*(?:[-*•]|\d{1,2}[.)])\s+")
@@ -66,8 +66,10 @@ def _summary_paragraphs(chunks: Sequence[Chunk], limit: int) -> list[GuideItem]:
 
 
 MAX_POINTS = 3  # per section
-# The book says it is an example ("Sodium chloride, for example, consists of ..."), or a whole sentence in brackets.
-_ASIDE = re.compile(r"(?i)\bfor (?:example|instance)\b|^\(.*\)\W*$")
+# The book says it is an example ("Sodium chloride, for example, consists of ...", "The formation of frost is an
+# example of deposition."), or a whole sentence in brackets.
+_ASIDE = re.compile(r"(?i)\bfor (?:example|instance)\b|"
+                    r"\b(?:is|are|was|were) (?:an?|one|another)(?: \w+)? examples? of\b|^\(.*\)\W*$")
 
 
 def section_points(statements: Sequence[Statement], headings: Sequence[str],

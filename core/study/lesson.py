@@ -28,7 +28,7 @@ from core.study.statements import Statement, StatementKind, statements, term_ok,
 
 log = logging.getLogger(__name__)
 
-LESSON_VERSION = 19
+LESSON_VERSION = 20
 MIN_PAGES = 4  # a chapter this long is expected to give a full quiz, 8 cards and 5 practice items
 
 

@@ -23,6 +23,14 @@ _CODEISH = re.compile(r"^\s*(?:fn |let |use |pub |impl |struct |enum |mod |match
 _OUTPUT = re.compile(r"^\s*(?:\[\d+(?:,\d*)?\]|\[,\d+\]|error(?:\[E\d+\])?:|warning:|-->|\d+\s*\||\s*\|)")
 _JOIN_AFTER = re.compile(r"(?i)\b(?:e\.g|i\.e|etc|cf|vs|viz|al|fig|figs|eq|eqs|no|nos|p|pp|ch|sec|vol|approx|"
                          r"ca|resp|incl|dr|mr|mrs|ms|prof|st|jr|sr|u\.s|u\.k|ph\.d|a\.m|p\.m)\.$")
+_STOP_THEN_LOWER = re.compile(r"(?<!\S)([A-Z]\S*\.|\S*[\d)\]]\.) [a-z]")  # "… South Pole. lists", "(2014). cases"
+# A problem set to the student ("Find the empirical formula.", "What volume of SO2 … is produced …?") and the
+# headings that introduce one: the book asks it, it does not teach it.
+_TASK = re.compile(r"(?i)^(?:(?:find|calculate|determine|compute|estimate|predict|show that|explain why)\b|"
+                   r"what (?:volume|mass|is the (?:value|mass|volume|pressure|temperature|concentration|ph|energy))\b"
+                   r".*\?$)")  # not "How much …?": a book asks that of itself ("How much of our personality is …?")
+_TASK_HEADING = re.compile(r"(?i)^(?:check your learning|exercises?|practice problems?|try it|your turn|self[- ]check)$")
+_ANSWER = re.compile(r"(?i)^\s*(?:answer|solution)s?\b")
 _INITIAL = re.compile(r"(?:^|\s)(?:[A-Z]\.\s)*(?:[A-Z][a-z]+\s)?[A-Z]\.$")  # "B. F." / "John F." (not "of M.")
 _SPLIT = re.compile(r"(?<=[.!?])([\"”’)\]]*)\s+(?=[\"“(\[]?[A-Z0-9`]|[a-z_][\w.]*\()")
 _MARKUP = re.compile(r"<!--|-->|</?[a-z]+[^<>]*>|\]\[|\]\(|\[image|\[figure|\bhttps?://|\\[a-z]+\{|\{#|```")
@@ -37,14 +45,22 @@ _DANGLING = re.compile(
     r"remember|let'?s|let’s|figure|table|listing|example|one|two|suppose|consider|imagine|assume|let|in addition|"
     r"additionally|meanwhile|instead|rather|still|yet|even so|his|her|for one|similar|in similar|in both|"
     r"in particular|in fact|in (?:reaction|response)|the (?:left|right|top|bottom|center|middle)\b|the (?:problem|"
-    r"result|answer|following|same|rest|latter|former|reason|other|first|second|last|next|previous))\b")
+    r"result|answer|following|same|rest|latter|former|reason|other|first|second|last|next|previous)|"
+    r"because of (?:this|that|these|those)|part of the (?:problem|reason|answer|explanation)|"
+    r"(?:all|most|many|some|several|none|neither|either) (?:of (?:them|these|those)|have|has|are|were|is|was)|"
+    # a fronted phrase, then a pronoun whose noun came before: "At full phase, it shows …", "In some cases, their aim"
+    r"(?:in|at|on|for|during|after|before|by|with|from|since|under|over|unlike|like) [^,]{1,40}, "
+    r"(?:it|its|they|their|them|he|she|his|her)\b)\b")
 _XREF = re.compile(r"(?i)\b(?:see|in|of) (?:Section|Chapter|Figure|Table|Appendix|Listing)s? [\dA-Z]|\bpages? \d|"
                    r"\bin (?:this|that|each|the following|the previous|our) (?:case|example|listing|code)\b|"
                    r"\((?:[a-h]|[ivx]{1,3})\)|"
                    r"\b(?:should be able to|would expect|might expect|let[’']s|we[’']ll see|we haven[’']t)\b|"
                    r"\bwe(?:[’']ve| have) been\b|\byou (?:might|may) have (?:noticed|seen|heard)\b|\bmuch to your\b|"
                    r"^(?:\w+[ ,]+){0,3}(?:this|these|such|that) (?!is\b|are\b|was\b)\w+|"
-                   r"\b(?:these|those|such) (?!as\b|that\b)\w+|\bthis (?!is\b|was\b|means\b)[a-z]\w*|"
+                   r"\b(?:these|those|such) [“\"‘`]?(?!as\b|that\b)\w+|"
+                   r"\bthis [“\"‘`]?(?!is\b|was\b|means\b)[a-z]\w*|"
+                   r"\bthe (?:two|three|four|five)\b(?=\s*[,.;:]|\s+(?:are|were|have|had|is|was)\b)|"  # "of the three,"
+                   r"\binstead[.!?]*$|\bat (?:that|this) (?:time|point|stage|moment)\b|"
                    r"\blike this\b|\bone example\b|, however,|\ba similar\b|\(see\b|"
                    r"\b(?:above|below|previous|following|earlier|later)\b|\[[^\]]+\]|"
                    r"\bthan (?:that|this|these|those|before)\b")  # "… more efficient than that."
@@ -103,7 +119,7 @@ def split_sentences(paragraph: str) -> list[str]:
         tail = piece.rstrip("\"”’)]")
         initial = _INITIAL.search(tail) and (not re.search(r"\b[a-z]+ [A-Z]\.$", tail)
                                              or re.match(r"[A-Z]\.\s", text[m.end():m.end() + 3]))
-        if _JOIN_AFTER.search(tail) or initial:
+        if _JOIN_AFTER.search(tail) or initial or tail.endswith(" v."):  # "Citizens United v. Federal …"
             continue
         parts.append(piece.strip())
         start = m.end()
@@ -112,20 +128,41 @@ def split_sentences(paragraph: str) -> list[str]:
 
 
 def prose_sentences(text: str) -> list[tuple[str, str]]:
-    """(sentence, its paragraph) for every sentence of the prose paragraphs of ``text`` (code skipped)."""
+    """(sentence, its paragraph) for every sentence of the prose paragraphs of ``text`` (code skipped, and the
+    problems a student is set: ``is_task``)."""
     out: list[tuple[str, str]] = []
     ended = True  # did the previous prose paragraph end a sentence? (a page break can split one)
-    for para in paragraphs(text):
+    paras = paragraphs(text)
+    set_tasks = _set_tasks(paras)
+    for i, para in enumerate(paras):
         if is_code(para):
             ended = True
             continue
         found = split_sentences(para)
+        if i in set_tasks or any(_TASK.match(s) for s in found):
+            ended = True
+            continue
         if not ended and found and not found[0][:1].isupper():
             # the rest of a sentence begun in the previous paragraph (a page break split it); after a heading,
             # which ends without a stop too, a capital starts a new sentence: often the section's definition
             found = found[1:]
         out += [(sentence, para) for sentence in found]
         ended = bool(re.search(r"[.!?:][\"”’)]*$", para.strip()))
+    return out
+
+
+def _set_tasks(paras: Sequence[str]) -> set[int]:
+    """The paragraphs a task heading introduces: the problem after "Check Your Learning", then its "Answer:" and the
+    answer itself ("The critical temperature of ammonia is 405.5 K, …" is the answer to an exercise, not a lesson)."""
+    out: set[int] = set()
+    for i, para in enumerate(paras):
+        if not _TASK_HEADING.match(para.strip()) or i + 1 >= len(paras):
+            continue
+        out.add(i + 1)
+        if i + 2 < len(paras) and _ANSWER.match(paras[i + 2]):
+            out.add(i + 2)
+            if re.fullmatch(r"(?i)\s*(?:answers?|solutions?)\s*:?\s*", paras[i + 2]) and i + 3 < len(paras):
+                out.add(i + 3)  # "Answer:" on a line of its own, the answer below it
     return out
 
 
@@ -150,6 +187,14 @@ def is_tautology(sentence: str) -> bool:
     return bool(subject) and bool(obj) and (obj <= subject or subject <= obj)
 
 
+def _restarts(text: str) -> bool:
+    """A stop after a name, a number or a bracket that is no abbreviation ("U.S.", "B. F."), then a lower-case
+    word: a footnote or a table's lost name sits in between ("… the lunar South Pole. lists some of …").  After a
+    lower-case word the next sentence may open with a lower-case term ("… called s-p mixing. s-p mixing does …")."""
+    words = (m.group(1) for m in _STOP_THEN_LOWER.finditer(text))
+    return any(not (_JOIN_AFTER.search(w) or _INITIAL.search(w) or re.fullmatch(r"(?:\w\.)+", w)) for w in words)
+
+
 def line_problem(line: str, headings: Iterable[str] = ()) -> str | None:
     """Why ``line`` is not a whole, readable sentence of the book, or None when it is (see the module doc)."""
     s = " ".join(line.split())
@@ -169,8 +214,11 @@ def line_problem(line: str, headings: Iterable[str] = ()) -> str | None:
         return "markup"
     if re.match(r"^\d{1,2} (?=[A-Z])", s):
         return "footnote marker"
-    if re.search(r"[a-z]{2,}\.[A-Z][a-z]{2,}", s):
-        return "two sentences glued"  # "... to become citizens.Theodore Haas."
+    prose_only = re.sub(r"`[^`]*`", "", s)
+    if re.search(r"[A-Za-z][a-z]\.(?:[A-Z][a-z]{2,}|\d{2,}\b)", prose_only):
+        return "two sentences glued"  # "... to become citizens.Theodore Haas.", "... Republican Party.1985."
+    if _restarts(prose_only):
+        return "a sentence restarts inside"  # "… 572 U.S. 185 (2014). cases opened the door …"
     if _LOST_FIGURE.search(s):
         return "a figure reference lost"  # "As shows, the major sensory organs ..." (the PDF's link text dropped)
     if _POINTER.match(s):

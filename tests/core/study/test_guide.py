@@ -57,7 +57,8 @@ def test_section_points_skip_worked_examples_and_asides():
     worked = statement("The final temperature of the water was measured as 42.7 degrees.", 7, 9.0)
     instance = statement("Sodium chloride, for example, consists of equal numbers of two ions.", 3, 9.5)
     aside = statement("(Dwarf planets are discussed further in a later chapter of the book.)", 3, 9.4)
+    said = statement("The formation of frost is an example of deposition from the gas phase.", 3, 9.3)
     plain = [statement(f"A {w} is a quantity of heat that is measured in joules.", 2, 3.0 - i)
              for i, w in enumerate(("calorie", "kilocalorie", "joule"))]
-    points = section_points([worked, instance, aside, *plain], [], asides=frozenset({7}))
+    points = section_points([worked, instance, aside, said, *plain], [], asides=frozenset({7}))
     assert points == plain
