@@ -4,7 +4,9 @@
 ``line_problem`` is the automatic check of guide lines, card backs and quiz proofs: a line is a
 whole sentence (capital start, terminal punctuation), its brackets and quotes match, it is not a
 heading (or a heading run into a sentence), not a tautology, not a pointer to other material ("Watch this
-video …") and carries no markup left by the importer.  ``standalone`` adds that the sentence can be read
+video …"), not two sentences glued or restarting inside around a lost footnote or table name, and carries no
+markup left by the importer.  ``prose_sentences`` leaves out the problems a book sets ("Find the empirical
+formula.", the exercise after "Check Your Learning") with their answers.  ``standalone`` adds that the sentence can be read
 alone (it does not start with "This", "However", ...); ``narrative`` that it talks to the reader ("we",
 "you", "let's") rather than stating a fact.  Pure functions; no storage, no models.
 """
@@ -29,7 +31,8 @@ _STOP_THEN_LOWER = re.compile(r"(?<!\S)([A-Z]\S*\.|\S*[\d)\]]\.) [a-z]")  # "…
 _TASK = re.compile(r"(?i)^(?:(?:find|calculate|determine|compute|estimate|predict|show that|explain why)\b|"
                    r"what (?:volume|mass|is the (?:value|mass|volume|pressure|temperature|concentration|ph|energy))\b"
                    r".*\?$)")  # not "How much …?": a book asks that of itself ("How much of our personality is …?")
-_TASK_HEADING = re.compile(r"(?i)^(?:check your learning|exercises?|practice problems?|try it|your turn|self[- ]check)$")
+_TASK_HEADING = re.compile(r"(?i)^(?:check your learning|exercises?|practice problems?|try it|your turn|"
+                           r"self[- ]check)$")
 _ANSWER = re.compile(r"(?i)^\s*(?:answer|solution)s?\b")
 _INITIAL = re.compile(r"(?:^|\s)(?:[A-Z]\.\s)*(?:[A-Z][a-z]+\s)?[A-Z]\.$")  # "B. F." / "John F." (not "of M.")
 _SPLIT = re.compile(r"(?<=[.!?])([\"”’)\]]*)\s+(?=[\"“(\[]?[A-Z0-9`]|[a-z_][\w.]*\()")
@@ -128,8 +131,8 @@ def split_sentences(paragraph: str) -> list[str]:
 
 
 def prose_sentences(text: str) -> list[tuple[str, str]]:
-    """(sentence, its paragraph) for every sentence of the prose paragraphs of ``text`` (code skipped, and the
-    problems a student is set: ``is_task``)."""
+    """(sentence, its paragraph) for every sentence of the prose paragraphs of ``text``: code is skipped, and so is
+    a problem set to the student with its answer (``_TASK``, ``_set_tasks``)."""
     out: list[tuple[str, str]] = []
     ended = True  # did the previous prose paragraph end a sentence? (a page break can split one)
     paras = paragraphs(text)
