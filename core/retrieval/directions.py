@@ -10,10 +10,11 @@ import re
 
 _DIRECTIONS = {
     "up": "increase increases increased increasing rise rises rising rose raise raises raised grow grows growing "
-          "grew higher more greater larger bigger faster stronger longer gain gains gained above exceed exceeds",
+          "grew higher more greater larger bigger faster stronger longer gain gains gained above exceed exceeds "
+          "highest greatest largest biggest fastest strongest longest",
     "down": "decrease decreases decreased decreasing fall falls falling fell drop drops dropped dropping decline "
             "declines declined lower less fewer smaller slower weaker shorter reduce reduces reduced reducing "
-            "below lose loses lost shrink shrinks",
+            "below lose loses lost shrink shrinks lowest fewest smallest slowest weakest shortest",
     "before": "before earlier prior precede precedes preceded first",
     "after": "after later following follow follows followed then",
     # Not a direction but a polarity, checked the same way: "attractive forces" on a sentence about repulsive ones.

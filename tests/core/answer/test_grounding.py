@@ -30,6 +30,10 @@ def test_what_the_evidence_does_not_carry_is_named():
                        ["The pressure of a gas depends on its volume at constant temperature."]) == "direction"
     assert not_carried("Photosynthesis turns sunlight into sugar inside chloroplasts.", [FOLKWAYS]) == "content"
     assert directions("It rose before noon") == {"up", "before"}
+    # a comparative is carried by the superlative of the same direction (R-intro: "longer" / "the longest vector")
+    assert directions("the longest vector") == directions("the longer one") == {"up"}
+    assert not_carried("The shorter vector is recycled to match the length of the longer vector.",
+                       ["Shorter vectors are recycled until they match the length of the longest vector."]) is None
 
 
 def test_the_question_counts_as_carried_text():
