@@ -6,9 +6,9 @@ whole sentence (capital start, terminal punctuation), its brackets and quotes ma
 heading (or a heading run into a sentence), not a tautology, not a pointer to other material ("Watch this
 video …"), not two sentences glued or restarting inside around a lost footnote or table name, and carries no
 markup left by the importer.  ``prose_sentences`` leaves out the problems a book sets ("Find the empirical
-formula.", the exercise after "Check Your Learning") with their answers.  ``standalone`` adds that the sentence can be read
-alone (it does not start with "This", "However", ...); ``narrative`` that it talks to the reader ("we",
-"you", "let's") rather than stating a fact.  Pure functions; no storage, no models.
+formula.", the exercise after "Check Your Learning") with their answers.  ``standalone`` adds that the
+sentence can be read alone (it does not start with "This", "However", ...); ``narrative`` that it talks to
+the reader ("we", "you", "let's") rather than stating a fact.  Pure functions; no storage, no models.
 """
 from __future__ import annotations
 
@@ -24,7 +24,8 @@ _CODEISH = re.compile(r"^\s*(?:fn |let |use |pub |impl |struct |enum |mod |match
                       r"[A-Za-z_][\w.]*\s*(?:<-|=|\+=|:=)\s*\S)")
 _OUTPUT = re.compile(r"^\s*(?:\[\d+(?:,\d*)?\]|\[,\d+\]|error(?:\[E\d+\])?:|warning:|-->|\d+\s*\||\s*\|)")
 _JOIN_AFTER = re.compile(r"(?i)\b(?:e\.g|i\.e|etc|cf|vs|viz|al|fig|figs|eq|eqs|no|nos|p|pp|ch|sec|vol|approx|"
-                         r"ca|resp|incl|dr|mr|mrs|ms|prof|st|jr|sr|u\.s|u\.k|ph\.d|a\.m|p\.m)\.$")
+                         r"ca|resp|incl|dr|mr|mrs|ms|prof|st|jr|sr|u\.s|u\.k|ph\.d|a\.m|p\.m|"
+                         r"(?-i:(?<=\s)v))\.$")  # lower-case "v." after a word: a case name ("Citizens United v. …")
 _STOP_THEN_LOWER = re.compile(r"(?<!\S)([A-Z]\S*\.|\S*[\d)\]]\.) [a-z]")  # "… South Pole. lists", "(2014). cases"
 # A problem set to the student ("Find the empirical formula.", "What volume of SO2 … is produced …?") and the
 # headings that introduce one: the book asks it, it does not teach it.
@@ -122,7 +123,7 @@ def split_sentences(paragraph: str) -> list[str]:
         tail = piece.rstrip("\"”’)]")
         initial = _INITIAL.search(tail) and (not re.search(r"\b[a-z]+ [A-Z]\.$", tail)
                                              or re.match(r"[A-Z]\.\s", text[m.end():m.end() + 3]))
-        if _JOIN_AFTER.search(tail) or initial or tail.endswith(" v."):  # "Citizens United v. Federal …"
+        if _JOIN_AFTER.search(tail) or initial:
             continue
         parts.append(piece.strip())
         start = m.end()
@@ -164,7 +165,7 @@ def _set_tasks(paras: Sequence[str]) -> set[int]:
         out.add(i + 1)
         if i + 2 < len(paras) and _ANSWER.match(paras[i + 2]):
             out.add(i + 2)
-            if re.fullmatch(r"(?i)\s*(?:answers?|solutions?)\s*:?\s*", paras[i + 2]) and i + 3 < len(paras):
+            if not _ANSWER.sub("", paras[i + 2]).strip(" \t\n:") and i + 3 < len(paras):
                 out.add(i + 3)  # "Answer:" on a line of its own, the answer below it
     return out
 
