@@ -12,6 +12,11 @@ which is what the model read when retrieval and evidence selection have not chan
 that only greys or un-greys is measured this way without asking the model again: the run's own answers are the
 baseline.  Printed: per book, the answers re-grounded, how many reproduce the stored greying exactly (the check
 that the evidence is the same), and every sentence whose greying changed, with its chip before and after.
+
+An answer declined after the model (nothing it wrote was carried; the run stored what it wrote) is re-grounded
+too, and every answer is decided again as ``Tutor`` decides: shown when a sentence is cited or bears on the
+question (``grounding.BEARING``) or the evidence defines what was asked, else declined.  Printed per book: the
+in-book and near-domain questions declined in the run and now (a decline before the model stays one).
 """
 from __future__ import annotations
 
@@ -28,21 +33,34 @@ sys.path.insert(0, str(REPO))
 from benchmarks.common import load  # noqa: E402
 
 from core.answer.attribution import Support, split_answer  # noqa: E402
-from core.answer.preparation import AnswerSettings, ground_answer, prepare  # noqa: E402
+from core.answer.grounding import BEARING  # noqa: E402
+from core.answer.preparation import AnswerSettings, book_definition, ground_answer, prepare  # noqa: E402
+from core.answer.replies import says_not_covered  # noqa: E402
 from core.answer.tutor import Tutor  # noqa: E402
 from core.library import Library  # noqa: E402
 from core.llm.model import LocalModel  # noqa: E402
 from core.llm.settings import LLMSettings  # noqa: E402
 
 
-def regrounded(tutor: Tutor, book_id: str, row: dict, verify: bool = False) -> list:
-    """The stored answer's sentences, grounded again (``Attributed`` records); with ``verify``, each cited one is
-    also checked against its chip by the tutor's model (``core.answer.verification``)."""
+def regrounded(tutor: Tutor, book_id: str, row: dict, verify: bool = False) -> tuple[list, bool]:
+    """The stored answer's sentences (or, for an answer declined after the model, what the model wrote), grounded
+    again (``Attributed`` records), and whether ``Tutor`` would show the answer now; with ``verify``, each cited
+    sentence is also checked against its chip by the tutor's model (``core.answer.verification``)."""
     hits, verdict, gathered = tutor._retrieve(row["question"], book_id, (), None)
     prep = prepare(tutor, row["question"], hits, beyond_note=False, use_model=True, gathered=gathered)
-    return ground_answer(tutor.embedder, split_answer(row["answer"]), prep, prep.sources, row["question"],
-                         beyond=False, unused=verdict.unused, unused_words=verdict.unused_words,
-                         model=tutor.model if verify else None)
+    sentences = ([(0, t, ()) for t in row["dropped_text"]] if row.get("refused") else split_answer(row["answer"]))
+    att = ground_answer(tutor.embedder, sentences, prep, prep.sources, row["question"],
+                        beyond=False, unused=verdict.unused, unused_words=verdict.unused_words,
+                        model=tutor.model if verify else None)
+    if row.get("refused") and says_not_covered(" ".join(row["dropped_text"])):
+        return att, False
+    answered = any(a.support is Support.SUPPORTED or a.conflict in BEARING for a in att)
+    return att, answered or book_definition(prep, row["question"]) is not None
+
+
+def redecided(row: dict) -> bool:
+    """Was the answer declined after the model, with what it wrote stored (so it can be decided again)?"""
+    return bool(row.get("refused") and row.get("dropped_text"))
 
 
 def main() -> int:
@@ -57,15 +75,28 @@ def main() -> int:
     args = ap.parse_args()
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
     data = json.loads(args.answers.read_text(encoding="utf-8"))
-    rows = [r for r in data.get("answers") or data.get("rows") or [] if not r.get("refused") and r.get("answer")]
+    every = data.get("answers") or data.get("rows") or []
+    rows = [r for r in every if (not r.get("refused") and r.get("answer")) or redecided(r)]
     print(f"benchmarks.reground {args.answers}  [{load()}]", flush=True)
     model = LocalModel(LLMSettings.from_env(model=args.model))
-    changed, counts = [], Counter()
+    changed, counts, todo = [], Counter(), {id(r) for r in rows}
     for book in dict.fromkeys(r.get("book") or r.get("set") for r in rows):
         lib = Library(args.libs / book)
         tutor, book_id = Tutor(lib, model, settings=AnswerSettings()), lib.books()[0].id
-        for row in (r for r in rows if (r.get("book") or r.get("set")) == book):
-            att = regrounded(tutor, book_id, row, args.verify)
+        for row in (r for r in every if (r.get("book") or r.get("set")) == book):
+            kind = "near-domain" if row.get("near_domain") else "in-book"
+            counts[book, kind] += 1
+            counts[book, kind, "declined before"] += bool(row.get("refused"))
+            if id(row) not in todo:  # declined before the model: still declined
+                counts[book, kind, "declined now"] += bool(row.get("refused"))
+                continue
+            att, shown = regrounded(tutor, book_id, row, args.verify)
+            counts[book, kind, "declined now"] += not shown
+            if shown == bool(row.get("refused")):
+                print(f"  {book[:10]:10} {kind} answer {'SHOWN' if shown else 'DECLINED'} now: {row['question'][:90]}",
+                      flush=True)
+            if row.get("refused"):
+                continue
             greyed = {a.text for a in att if a.support is Support.WEAK}
             counts[book, "answers"] += 1
             if "flagged_text" in row:  # (older runs stored no greying for near-domain answers)
@@ -81,7 +112,10 @@ def main() -> int:
                               f"{a.conflict or '':30} {a.text[:110]}", flush=True)
         print(f"{book}: {counts[book, 'answers']} answers re-grounded; of the {counts[book, 'stored']} with their "
               f"greying stored, {counts[book, 'reproduced']} reproduce it and {counts[book, 'changed']} sentences "
-              f"changed  [{load()}]", flush=True)
+              f"changed; declined in the run → now: in-book {counts[book, 'in-book', 'declined before']} → "
+              f"{counts[book, 'in-book', 'declined now']} of {counts[book, 'in-book']}, near-domain "
+              f"{counts[book, 'near-domain', 'declined before']} → {counts[book, 'near-domain', 'declined now']} of "
+              f"{counts[book, 'near-domain']}  [{load()}]", flush=True)
     if args.out:
         args.out.write_text(json.dumps(changed, indent=1), encoding="utf-8")
     model.close()  # a llama.cpp model left to the interpreter's exit may crash it

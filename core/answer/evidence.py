@@ -29,6 +29,7 @@ import numpy as np
 
 from core.answer.attribution import quote_penalty
 from core.answer.faithfulness import definition_subject, leans_on_previous
+from core.index.fts import STOPWORDS
 from core.ingest.sentences import default_splitter
 from core.models import Chunk, Hit
 from core.retrieval.context import page_span, table_sentences
@@ -60,6 +61,19 @@ _REFERENCE = re.compile(r"[\"“][^\"”]{3,200}[\"”].*\bhttps?://|\bhttps?://
 def is_reference(text: str) -> bool:
     """Is the unit a bibliographic reference (a quoted title and a web address), not a statement?"""
     return bool(_REFERENCE.search(text))
+
+
+_TITLE_WORD = re.compile(r"[A-Za-z][\w’'-]*")
+_HEADING_CHARS = re.compile(r"[\w\s,’'&–-]+")  # words only: no closing stop, no code ("> Inf - Inf")
+
+
+def is_heading(text: str) -> bool:
+    """Is an evidence unit a heading rather than a sentence: words only (no closing stop, no code), and every word
+    but the small ones ("of", "from", "the": ``STOPWORDS``) capitalised ("Calculating Molar Concentrations from
+    the Mass of Solute", "Key Concepts and Summary")?  A heading names a topic and states nothing."""
+    text = text.strip().lstrip("#").strip()
+    words = [w for w in _TITLE_WORD.findall(text) if w.lower() not in STOPWORDS]
+    return bool(_HEADING_CHARS.fullmatch(text)) and len(words) >= 2 and all(w[0].isupper() for w in words)
 
 
 @dataclass(frozen=True)
@@ -356,4 +370,4 @@ def grouped(evidence: Sequence[Evidence]) -> list[tuple[str, list[Evidence]]]:
 
 
 __all__ = ["Evidence", "Gathered", "RRF_K", "Unit", "evidence_signals", "gather", "chunk_units", "defined_term", "evidence_units", "fused_scores",
-           "grouped", "is_code", "is_display_equation", "section_heading", "select_evidence"]
+           "grouped", "is_code", "is_display_equation", "is_heading", "section_heading", "select_evidence"]

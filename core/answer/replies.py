@@ -83,14 +83,17 @@ def refusal_text(nearest: Sequence[str], *, empty_library: bool = False, absent:
     return text + beyond
 
 
-def declined_answer(base: Answer, verdict: Any, *, empty_library: bool = False, **fields: Any) -> Answer:
+def declined_answer(base: Answer, verdict: Any, *, empty_library: bool = False, never_used: Sequence[str] = (),
+                    **fields: Any) -> Answer:
     """``base`` as "not in your book": the refusal naming what the book never mentions (``verdict``, a
-    ``core.retrieval.coverage.Coverage``) and the nearest sections; ``fields`` set the rest (timings, model, and
-    ``dropped``: what the model wrote, when nothing of it was the book's)."""
+    ``core.retrieval.coverage.Coverage``, or ``never_used``: the question's words the book never uses that the
+    model's answer rested on) and the nearest sections; ``fields`` set the rest (timings, model, and ``dropped``:
+    what the model wrote, when nothing of it was the book's)."""
     nearest = tuple(section_name(h.chunk) for h in verdict.nearest)
     # After the model: what the question names that the books never mention is still worth saying (nothing the
     # model wrote about "Raspberry Pi" could be the book's).
-    absent = tuple(verdict.absent_terms) or (tuple(verdict.unused) if fields.get("dropped") else ())
+    absent = tuple(verdict.absent_terms) or tuple(never_used) or (
+        tuple(verdict.unused) if fields.get("dropped") else ())
     text = refusal_text(nearest, empty_library=empty_library, absent=absent,
                         unchecked=unchecked(fields.get("dropped", ())))
     return replace(base, text=text, refused=True, nearest_sections=nearest, absent_terms=absent, **fields)

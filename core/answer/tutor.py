@@ -30,7 +30,7 @@ from typing import Any
 from core.answer.attribution import (BEYOND_BOOK_LABEL, Support, attribute, best_quotes, build_citations,
                                      complete_sentences, render, split_answer, stems)
 from core.answer.followup import rewrite_followup
-from core.answer.grounding import ABOUT_PROGRAM, BEARING, evidence_citations
+from core.answer.grounding import ABOUT_PROGRAM, BEARING, evidence_citations, never_used_words
 from core.answer.language import ENGLISH, detect
 from core.answer.markers import MarkerFilter, ParagraphGate, strip_source_tags
 from core.answer.evidence import Gathered, evidence_signals
@@ -345,7 +345,8 @@ class Tutor:
             # said so" from "nothing it wrote was carried".
             timings["total_ms"] = ms()
             return declined_answer(base, verdict, model=self.model_name, timings_ms=tuple(timings.items()),
-                                   dropped=tuple(t for _, t, _ in sentences))
+                                   dropped=tuple(t for _, t, _ in sentences),
+                                   never_used=never_used_words(attributed, verdict.unused_words))
         if grounded or uncovered:
             text = render(attributed)
         else:  # the model declined or wrote nothing the book backs, yet retrieval is sure: the book's own words

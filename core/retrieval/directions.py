@@ -25,8 +25,15 @@ _DIRECTIONS = {
 }
 _FAMILY = {w: fam for fam, words in _DIRECTIONS.items() for w in words.split()}
 _WORD = re.compile(r"[a-z]+")
+# "Use the following code:", "as follows", "follow these steps": words that point at what comes next in the text,
+# not a claim that one thing comes after another.  A manual's answers are full of them (R-intro's "To read the
+# arguments …, you can use the following code: …" was greyed for a direction its evidence lacked).
+_POINTING = re.compile(r"\b(?:the following(?! (?:days?|weeks?|months?|years?|decades?|century|morning|night))"
+                       r"|as follows|follow(?:ing)? (?:these|this|the) (?:steps?|instructions?|procedures?|examples?|"
+                       r"syntax|code|commands?))\b", re.I)
 
 
 def directions(text: str) -> set[str]:
-    """The direction families ("up", "down", "before", "after") a text's words belong to."""
-    return {_FAMILY[w] for w in _WORD.findall(text.lower()) if w in _FAMILY}
+    """The direction families ("up", "down", "before", "after") a text's words belong to (pointing phrases such as
+    "the following" left out)."""
+    return {_FAMILY[w] for w in _WORD.findall(_POINTING.sub(" ", text).lower()) if w in _FAMILY}

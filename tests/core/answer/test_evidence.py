@@ -133,3 +133,11 @@ def test_the_asked_terms_definition_comes_first_and_a_broader_terms_is_left_out(
     alone = [u for u in units if "Kinetic energy" not in u.text and "kinetic energy" not in u.text]
     assert any(e.text.startswith("Energy is") for e in select_evidence(
         "What is kinetic energy?", alone, None, token_budget=200, count_tokens=words, stems=stems))
+
+
+def test_a_heading_is_told_from_a_sentence():
+    from core.answer.evidence import is_heading
+    assert is_heading("Calculating Molar Concentrations from the Mass of Solute")
+    assert is_heading("## Key Concepts and Summary") and is_heading("INFLUENCES ON THE COURT")
+    assert not is_heading("Molarity is the number of moles of solute in exactly 1 liter of solution.")
+    assert not is_heading("> Inf - Inf") and not is_heading("Family name Link functions")  # code; a table's header

@@ -198,8 +198,8 @@ def test_a_claim_about_what_the_books_never_mention_is_not_carried():
                        unused=("nextest",)) is None
 
 
-def test_a_sentence_using_a_question_word_the_books_never_use_is_greyed_but_bearing():
-    from core.answer.grounding import BEARING, NEVER_USED
+def test_a_sentence_using_a_question_word_the_books_never_use_is_greyed_and_not_bearing():
+    from core.answer.grounding import BEARING, NEVER_USED, never_used_words
     initiative = ("For larger states, the time limit may pose a dilemma if the organization is trying to collect "
                   "more than 500,000 signatures from registered voters.")
     question = "How many signatures does a discharge petition need to force a bill out of committee?"
@@ -209,7 +209,8 @@ def test_a_sentence_using_a_question_word_the_books_never_use_is_greyed_but_bear
     before = ground(answer, g, question=question)
     assert before[0].support is Support.SUPPORTED  # words shared with a sentence about something else
     after = ground(answer, g, question=question, unused_words=("discharge",))
-    assert after[0].support is Support.WEAK and after[0].conflict == NEVER_USED and NEVER_USED in BEARING
+    assert after[0].support is Support.WEAK and after[0].conflict == NEVER_USED and NEVER_USED not in BEARING
+    assert never_used_words(after, ("discharge", "committee")) == ("discharge",)  # what a decline names
     assert after[1].support is Support.SUPPORTED and after[1].source == 1  # a sentence without it is judged as before
 
 
@@ -303,3 +304,34 @@ def test_a_wrong_factor_is_not_carried_by_a_sentence_that_uses_the_same_words():
     assert not_carried(wrong, [book], question="What is kinetic energy?") == "number"
     assert not_carried("If you double the speed of a car, its kinetic energy quadruples.", [book],
                        question="What is kinetic energy?") is None
+
+
+def test_a_heading_carries_no_claim():
+    heading = "Calculating Molar Concentrations from the Mass of Solute"
+    claim = "To work out the molarity of a solution, you need to know the mass of solute and its volume."
+    question = "What do I need to know to work out the molarity of a solution?"
+    assert not_carried(claim, [heading], question) == "heading"
+    molarity = "The molarity of a solution is found from the mass of solute, its molar mass and the volume."
+    assert not_carried(claim, [heading, molarity], question) is None  # the sentence beside it still counts
+    out = ground(split_answer(claim), Grounded({1: heading}), question=question)
+    assert out[0].support is Support.WEAK and out[0].conflict == "heading"
+
+
+def test_pointing_at_the_code_that_follows_is_no_direction():
+    evidence = "Arguments passed to a script can be retrieved as a character vector by args <- commandArgs(TRUE)"
+    claim = "To read the arguments passed to a script, you can use the following code: args <- commandArgs(TRUE)"
+    assert not_carried(claim, [evidence], "How do I read the arguments passed to a script?") is None
+    assert not_carried("The vote is counted after the polls close.", ["The vote is counted when the polls close."],
+                       "When is the vote counted?") == "direction"  # "after" still claims an order
+
+
+def test_the_key_difference_is_a_relational_subject_not_a_claim():
+    everyday = ("In everyday language, “radiation” is often used to describe certain kinds of energetic subatomic "
+                "particles released by radioactive materials in our environment.")
+    claim = ("The key difference between radiation as it is used in everyday language and in astronomy is that the "
+             "former refers to energetic subatomic particles released by radioactive materials.")
+    question = "Explain the difference between radiation in everyday language and radiation in astronomy."
+    assert not_carried(claim, [everyday], question) is None  # "key" is not something the book must say
+    other = ("The key difference between comets as they are seen at night and radiation is that the former refers "
+             "to energetic subatomic particles released by radioactive materials.")
+    assert not_carried(other, [everyday], question) == "subject"  # what it compares must still be the book's

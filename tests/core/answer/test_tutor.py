@@ -225,12 +225,23 @@ def test_an_answer_whose_words_the_book_carries_but_not_its_reason_is_shown_grey
     assert answer.unsupported == ("Mitochondria release energy from glucose because of cellular respiration.",)
 
 
-def test_a_sentence_using_a_word_the_book_never_uses_is_greyed_not_cited_and_not_declined(lib):
-    def covered_but_unused(question, hits, **_):
-        return Coverage(score=0.9, covered=True, nearest=nearest_sections(hits), unused_words=("glowworms",))
+def covered_but_unused(question, hits, **_):
+    return Coverage(score=0.9, covered=True, nearest=nearest_sections(hits), unused_words=("glowworms",))
+
+
+def test_an_answer_resting_only_on_a_word_the_book_never_uses_is_declined_naming_it(lib):
     model = FakeChatModel("Glowworms turn light energy into chemical energy [1].")
     answer = collect(tutor(lib, model, assess=covered_but_unused).ask("Do glowworms turn light into energy?"))
-    assert not answer.refused and not answer.citations
+    assert answer.refused and not answer.citations
+    assert answer.text.startswith("Your book never mentions \u201cglowworms\u201d") and answer.nearest_sections
+    assert answer.dropped == ("Glowworms turn light energy into chemical energy.",)
+
+
+def test_a_sentence_using_a_word_the_book_never_uses_is_greyed_beside_one_the_book_states(lib):
+    model = FakeChatModel("Glowworms turn light energy into chemical energy [1]. "
+                          "Photosynthesis turns light energy into chemical energy [1].")
+    answer = collect(tutor(lib, model, assess=covered_but_unused).ask("Do glowworms turn light into energy?"))
+    assert not answer.refused and len(answer.citations) == 1
     assert answer.unsupported == ("Glowworms turn light energy into chemical energy.",)
 
 
