@@ -11,7 +11,9 @@ both readers prepare what the model would read, counted with the model's own tok
 * ``evidence``: the numbered evidence sentences (``core.answer.evidence``).
 
 Printed per book: the share of questions whose every key term lies in what the model reads, the mean tokens
-it reads, and the time to prepare it (retrieval excluded; the evidence reader embeds its candidates).
+it reads, and the time to prepare it (retrieval excluded; the evidence reader embeds its candidates).  With
+``--budgets 180 220`` the evidence reader is also measured at those token budgets
+(``AnswerSettings.evidence_tokens``; the app's is the plain "evidence" column), on the same retrieval.
 """
 from __future__ import annotations
 
@@ -52,9 +54,11 @@ def keyed(book: str, paraphrased: bool) -> list[tuple[str, str, tuple]]:
     return [(qid, questions[qid].text(), k.key_terms) for qid, k in keys.items() if qid in questions]
 
 
-def measure(tutor: Tutor, book_id: str, items: list, rows: list, book: str, kind: str) -> dict:
-    settings = {"passages": replace(tutor.settings, reader="passages"),
-                "evidence": replace(tutor.settings, reader="evidence")}
+def measure(tutor: Tutor, book_id: str, items: list, rows: list, book: str, kind: str,
+            budgets: tuple[int, ...] = ()) -> dict:
+    base = tutor.settings
+    settings = {"passages": replace(base, reader="passages"), "evidence": replace(base, reader="evidence")}
+    settings |= {f"evidence@{b}": replace(base, reader="evidence", evidence_tokens=b) for b in budgets}
     found = {r: 0 for r in settings}
     tokens = {r: [] for r in settings}
     ms = {r: [] for r in settings}
@@ -72,6 +76,7 @@ def measure(tutor: Tutor, book_id: str, items: list, rows: list, book: str, kind
             tokens[reader].append(tutor.model.count_tokens(body))
             row[reader] = {"key": ok, "tokens": tokens[reader][-1], "texts": [src.text for src in prep.sources]}
         rows.append(row)
+    tutor.settings = base
     n = len(items)
     return {r: {"key_share": round(found[r] / n, 3) if n else None, "tokens_mean": round(statistics.mean(tokens[r]))
                 if n else None, "prepare_p50_ms": round(statistics.median(ms[r])) if n else None}
@@ -84,6 +89,7 @@ def main() -> int:
     ap.add_argument("--books", nargs="*", default=list(KEYED_BOOKS))
     ap.add_argument("--model", default="qwen2.5-coder-1.5b", help="whose tokenizer counts (nothing is generated)")
     ap.add_argument("--paraphrased", action="store_true", help="also the paraphrased questions")
+    ap.add_argument("--budgets", nargs="*", type=int, default=[], help="also these evidence token budgets")
     ap.add_argument("--out", type=Path)
     args = ap.parse_args()
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
@@ -99,17 +105,21 @@ def main() -> int:
         for kind in kinds:
             items = keyed(book, kind == "paraphrased")
             if items:
-                report["books"].setdefault(book, {})[kind] = measure(tutor, book_id, items, report["rows"], book, kind)
+                report["books"].setdefault(book, {})[kind] = measure(tutor, book_id, items, report["rows"], book, kind,
+                                                                        tuple(args.budgets))
                 print(f"{book:24} {kind:11} {json.dumps(report['books'][book][kind])}  [{load()}]", flush=True)
         lib.close()
-    print("\n| book | questions | key in passages (tokens) | key in evidence (tokens) | prepare p50 passages / evidence |")
-    print("|---|---|---|---|---|")
+    extra = [f"evidence@{b}" for b in args.budgets]
+    print("\n| book | questions | key in passages (tokens) | key in evidence (tokens) | "
+          + "".join(f"key in {x} (tokens) | " for x in extra) + "prepare p50 passages / evidence |")
+    print("|---|---|---|---|" + "---|" * len(extra) + "---|")
     for book, per_kind in report["books"].items():
         for kind, r in per_kind.items():
             p, e = r["passages"], r["evidence"]
             print(f"| {book}{' (paraphrased)' if kind == 'paraphrased' else ''} | {r['questions']} | "
                   f"{p['key_share']:.2f} ({p['tokens_mean']}) | {e['key_share']:.2f} ({e['tokens_mean']}) | "
-                  f"{p['prepare_p50_ms']} / {e['prepare_p50_ms']} ms |")
+                  + "".join(f"{r[x]['key_share']:.2f} ({r[x]['tokens_mean']}) | " for x in extra)
+                  + f"{p['prepare_p50_ms']} / {e['prepare_p50_ms']} ms |")
     if args.out:
         args.out.write_text(json.dumps(report, indent=1), encoding="utf-8")
     return 0
