@@ -400,6 +400,5 @@ def evidence_citations(supported: Sequence[Attributed], sources: Sequence[Source
     return tuple(citation(by_n[n], short_quote(by_n[n].text, limit=None), pool, score) for n, score in best.items())
 
 
-__all__ = ["ABOUT_PROGRAM", "BEARING", "CONTENT_SHARE", "NEVER_USED", "TOGETHER", "UNSTATED", "Grounded", "about_program",
-           "directions", "evidence_citations", "ground", "is_heading", "never_used_words",
-           "not_carried"]
+__all__ = ["ABOUT_PROGRAM", "BEARING", "CONTENT_SHARE", "NEVER_USED", "TOGETHER", "UNSTATED", "Grounded",
+           "about_program", "directions", "evidence_citations", "ground", "never_used_words", "not_carried"]
