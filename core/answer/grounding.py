@@ -60,8 +60,8 @@ TOGETHER = "only several evidence sentences together"  # greyed, yet the evidenc
 # signatures" where the book never says "discharge"): no book sentence can state it, whichever shares its other
 # words.  Only a sentence the evidence would otherwise carry is so greyed.  It does not bear on the question: an
 # answer whose only carried sentences are such is declined, naming the word (``Tutor``).  In six stored runs (dev
-# books and two held-out manuals), no answer to any of 351 in-book questions, paraphrased and misspelt ones among
-# them, was of only such sentences; 11 answers to near-domain ones ("discharge petition", "cargo nextest") were.
+# books and two held-out manuals), none of 351 answers to in-book questions (paraphrased and misspelt ones among
+# them) was of only such sentences; 11 answers to near-domain ones ("discharge petition", "cargo nextest") were.
 NEVER_USED = "uses a word the book never uses"
 # The chat model reads the chip's sentence as not stating the claim (``core.answer.verification``): bearing, as
 # the words of that sentence carried it.
