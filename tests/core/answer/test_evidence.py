@@ -5,8 +5,7 @@ import numpy as np
 
 from core.answer.attribution import stems
 from core.answer.evidence import (Unit, chunk_units, defined_term, evidence_units, fused_scores, grouped, is_code,
-                                  is_display_equation,
-                                  is_reference, select_evidence)
+                                  is_display_equation, is_heading, is_reference, select_evidence)
 from core.answer.prompt import build_prompt, citation_grammar, format_evidence
 from core.models import BookId, Chunk, ChunkId, ChunkRole, Hit, SectionId, Source
 
@@ -136,7 +135,6 @@ def test_the_asked_terms_definition_comes_first_and_a_broader_terms_is_left_out(
 
 
 def test_a_heading_is_told_from_a_sentence():
-    from core.answer.evidence import is_heading
     assert is_heading("Calculating Molar Concentrations from the Mass of Solute")
     assert is_heading("## Key Concepts and Summary") and is_heading("INFLUENCES ON THE COURT")
     assert not is_heading("Molarity is the number of moles of solute in exactly 1 liter of solution.")
