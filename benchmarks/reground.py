@@ -15,7 +15,8 @@ that the evidence is the same), and every sentence whose greying changed, with i
 
 An answer declined after the model (nothing it wrote was carried; the run stored what it wrote) is re-grounded
 too, and every answer is decided again as ``Tutor`` decides: shown when a sentence is cited or bears on the
-question (``grounding.BEARING``) or the evidence defines what was asked, else declined.  Printed per book: the
+question (``grounding.bears_on_question``) and the model did not say the book does not answer, or when the
+evidence defines what was asked; else declined.  Printed per book: the
 in-book and near-domain questions declined in the run and now (a decline before the model stays one).
 """
 from __future__ import annotations
@@ -33,7 +34,7 @@ sys.path.insert(0, str(REPO))
 from benchmarks.common import load  # noqa: E402
 
 from core.answer.attribution import Support, split_answer  # noqa: E402
-from core.answer.grounding import BEARING  # noqa: E402
+from core.answer.grounding import bears_on_question  # noqa: E402
 from core.answer.preparation import AnswerSettings, book_definition, ground_answer, prepare  # noqa: E402
 from core.answer.replies import says_not_covered  # noqa: E402
 from core.answer.tutor import Tutor  # noqa: E402
@@ -52,10 +53,11 @@ def regrounded(tutor: Tutor, book_id: str, row: dict, verify: bool = False) -> t
     att = ground_answer(tutor.embedder, sentences, prep, prep.sources, row["question"],
                         beyond=False, unused=verdict.unused, unused_words=verdict.unused_words,
                         model=tutor.model if verify else None)
-    if row.get("refused") and says_not_covered(" ".join(row["dropped_text"])):
-        return att, False
-    answered = any(a.support is Support.SUPPORTED or a.conflict in BEARING for a in att)
-    return att, answered or book_definition(prep, row["question"]) is not None
+    # As ``Tutor._finish`` decides: the model's own "the book does not say" declines unless the evidence defines
+    # what was asked.
+    if bears_on_question(att) and not says_not_covered(" ".join(t for _, t, _ in sentences)):
+        return att, True
+    return att, book_definition(prep, row["question"]) is not None
 
 
 def redecided(row: dict) -> bool:

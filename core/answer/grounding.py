@@ -268,7 +268,6 @@ def ground(sentences: Sequence[tuple[int, str, tuple[int, ...]]], g: Grounded, *
     (shown greyed, uncited).  With ``beyond_book`` the "Beyond the book:" paragraph is kept unjudged; without
     it, it is dropped.  ``unused``: what the question names that the books never use (``not_carried``);
     ``unused_words``: any content word of the question they never use (a sentence using one is ``NEVER_USED``)."""
-    absent = [stems(w) for w in unused_words if stems(w)]
     ids = list(g.texts)
     out: list[Attributed] = []
     beyond_from: int | None = None
@@ -298,7 +297,7 @@ def ground(sentences: Sequence[tuple[int, str, tuple[int, ...]]], g: Grounded, *
         ranked = [n for _, n in _likeness(i, text, ids, g)]
         chosen, reason = _carrying(text, ranked, question, g, unused)
         # Carried but for a word the books never use: greyed (``NEVER_USED``).
-        if chosen is not None and any(w <= stems(text) for w in absent):
+        if chosen is not None and words_never_used(text, unused_words):
             out.append(Attributed(text, Support.WEAK, None, "", 0.0, para, conflict=NEVER_USED))
         elif chosen is not None:
             quote = g.texts[chosen]
@@ -311,11 +310,23 @@ def ground(sentences: Sequence[tuple[int, str, tuple[int, ...]]], g: Grounded, *
     return grey_orphans(out)
 
 
+def words_never_used(sentence: str, unused_words: Sequence[str]) -> tuple[str, ...]:
+    """The question's words the books never use (``unused_words``) that ``sentence`` uses."""
+    own = stems(sentence)
+    return tuple(w for w in unused_words if stems(w) and stems(w) <= own)
+
+
 def never_used_words(attributed: Sequence[Attributed], unused_words: Sequence[str]) -> tuple[str, ...]:
-    """The question's words the books never use (``unused_words``) that the ``NEVER_USED`` sentences use: what a
-    declined answer names ("Your book never mentions “discharge”")."""
-    used = [stems(a.text) for a in attributed if a.conflict == NEVER_USED]
-    return tuple(w for w in unused_words if stems(w) and any(stems(w) <= u for u in used))
+    """The never-used words the ``NEVER_USED`` sentences use: what a declined answer names ("Your book never
+    mentions “discharge”")."""
+    used = {w for a in attributed if a.conflict == NEVER_USED for w in words_never_used(a.text, unused_words)}
+    return tuple(w for w in unused_words if w in used)
+
+
+def bears_on_question(attributed: Sequence[Attributed]) -> bool:
+    """Does the answer answer from the book: a cited sentence, or a greyed one that still shows the book bears on
+    the question (``BEARING``)?  Without one, ``Tutor`` declines (unless the evidence defines what was asked)."""
+    return any(a.support is Support.SUPPORTED or a.conflict in BEARING for a in attributed)
 
 
 ORPHAN = "leans on a greyed sentence"
@@ -401,4 +412,5 @@ def evidence_citations(supported: Sequence[Attributed], sources: Sequence[Source
 
 
 __all__ = ["ABOUT_PROGRAM", "BEARING", "CONTENT_SHARE", "NEVER_USED", "TOGETHER", "UNSTATED", "Grounded",
-           "about_program", "directions", "evidence_citations", "ground", "never_used_words", "not_carried"]
+           "about_program", "bears_on_question", "directions", "evidence_citations", "ground", "never_used_words",
+           "not_carried", "words_never_used"]

@@ -30,7 +30,7 @@ from typing import Any
 from core.answer.attribution import (BEYOND_BOOK_LABEL, Support, attribute, best_quotes, build_citations,
                                      complete_sentences, render, split_answer, stems)
 from core.answer.followup import rewrite_followup
-from core.answer.grounding import ABOUT_PROGRAM, BEARING, evidence_citations, never_used_words
+from core.answer.grounding import ABOUT_PROGRAM, bears_on_question, evidence_citations, never_used_words
 from core.answer.language import ENGLISH, detect
 from core.answer.markers import MarkerFilter, ParagraphGate, strip_source_tags
 from core.answer.evidence import Gathered, evidence_signals
@@ -325,9 +325,6 @@ class Tutor:
         if not self.settings.drop_unsupported:
             attributed = [replace(a, support=Support.WEAK) if a.support is Support.NONE else a for a in attributed]
         supported = [a for a in attributed if a.support is Support.SUPPORTED]
-        # Sentences on a program the student pasted, and sentences the evidence carries all but the reason or one half
-        # of (``grounding.BEARING``) count as answering (kept, greyed): the book bears on the question.
-        bears = any(a.conflict in BEARING for a in attributed)
         notice = ""
         declined = says_not_covered(raw)
         # "What is kinetic energy?" with the book's definition of kinetic energy in the evidence: the book answers it,
@@ -335,7 +332,9 @@ class Tutor:
         # than a decline or an answer all greyed.
         definition = (book_definition(prep, base.search_question) if prep.uses_evidence and not beyond
                       and (declined or not supported) else None)
-        grounded = (supported or bears) and not declined and definition is None
+        # Sentences on a program the student pasted, and sentences the evidence carries all but the reason or one half
+        # of (``grounding.BEARING``) count as answering (kept, greyed): the book bears on the question.
+        grounded = bears_on_question(attributed) and not declined and definition is None
         if not beyond and not grounded and definition is None and (
                 prep.uses_evidence or verdict.score < self.settings.grounded_keep):
             # The model says the book does not answer it, or no evidence sentence carries anything it wrote (the
