@@ -2,7 +2,8 @@
 
     .venv/bin/python benchmarks/reground.py --answers answers.json [--libs /work/libs] [--out changed.json]
 
-With ``--verify`` the chat model (``--model``) also checks each cited sentence against its chip's sentence
+The chat model (``--model``) checks each Yes/No verdict against the sentence that carries it, as the app does
+(``grounding.VERDICT``); with ``--verify`` it also checks each cited sentence against its chip's sentence
 (``core.answer.verification``, which the app leaves off: ``AnswerSettings.check_chips``).
 
 ``--answers``: the ``--out`` file of ``benchmarks/answers.py`` (its "answers") or of ``benchmarks/heldout.py``
@@ -52,7 +53,7 @@ def regrounded(tutor: Tutor, book_id: str, row: dict, verify: bool = False) -> t
     sentences = ([(0, t, ()) for t in row["dropped_text"]] if row.get("refused") else split_answer(row["answer"]))
     att = ground_answer(tutor.embedder, sentences, prep, prep.sources, row["question"],
                         beyond=False, unused=verdict.unused, unused_words=verdict.unused_words,
-                        model=tutor.model if verify else None)
+                        model=tutor.model, check_chips=verify)
     # As ``Tutor._finish`` decides: the model's own "the book does not say" declines unless the evidence defines
     # what was asked.
     if bears_on_question(att) and not says_not_covered(" ".join(t for _, t, _ in sentences)):

@@ -34,6 +34,7 @@ from core.answer.attribution import stems
 from core.answer.evidence import is_heading
 from core.answer.faithfulness import (_numbers, definition_subject, leans_on_previous, negated, unsourced_names,
                                      unstated_factor)
+from core.index.fts import STOPWORDS
 from core.retrieval.directions import directions
 
 CONTENT_SHARE = 0.5  # a majority of a sentence's content words must come from its evidence (or the question)
@@ -61,6 +62,25 @@ def about_source(sentence: str) -> frozenset[str]:
 
 
 _WORD = re.compile(r"[a-z]+")
+# "Yes, …" / "No. …": a verdict on a yes/no question ("No one …" is none).
+_VERDICT = re.compile(r"^\W*(?:yes|no)\s*[,.;:!—–-]\s*", re.I)
+
+
+def verdict_claim(sentence: str) -> str:
+    """The claim a Yes/No verdict opens ("Yes, R is case sensitive." → "R is case sensitive."), or "" when the
+    sentence opens with no verdict or is nothing but one."""
+    m = _VERDICT.match(sentence)
+    claim = sentence[m.end():].strip() if m else ""
+    return claim[:1].upper() + claim[1:]
+
+
+def denial(claim: str) -> str:
+    """The claim denied, whatever its verb: "It is not true that the fit command uses …" (the first word kept
+    capitalised when it is a name: "… that R is case sensitive")."""
+    first = claim.split(" ", 1)[0]
+    if first.lower() in STOPWORDS:
+        claim = claim[:1].lower() + claim[1:]
+    return f"It is not true that {claim}"
 
 
 # "In contrast to X, …", "Unlike X, …": the sentence is about something else; what it says of X is in this phrase.
@@ -212,4 +232,4 @@ def _half_not_carried(sentence: str, evidence: str, question: str) -> str | None
 
 
 
-__all__ = ["CONTENT_SHARE", "about_source", "about_the_contrasted", "directions", "not_carried"]
+__all__ = ["CONTENT_SHARE", "about_source", "about_the_contrasted", "directions", "denial", "not_carried", "verdict_claim"]

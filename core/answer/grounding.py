@@ -18,14 +18,14 @@ never show a sentence that does not state its claim.  Pure functions over string
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
 
 from core.answer.attribution import (BEYOND_BOOK_LABEL, Attributed, Support, citation, is_connective, orphans,
                                      overlap, pasted_code, short_quote, stems)
-from core.answer.carrying import about_source, not_carried
+from core.answer.carrying import about_source, denial, not_carried, verdict_claim
 from core.answer.faithfulness import borrows_definition
 from core.models import Chunk, Citation, Source
 
@@ -46,7 +46,20 @@ NEVER_USED = "uses a word the book never uses"
 # The chat model reads the chip's sentence as not stating the claim (``core.answer.verification``): bearing, as
 # the words of that sentence carried it.
 UNSTATED = "its sentence does not state it"
+# A Yes/No verdict ("Yes, gnuplot's fit command uses the Marquardt-Levenberg method.") restates the question, so
+# words cannot tell a right "yes" from a wrong one: the book's "Silver chloride … dissolves slightly" shares every
+# word of "Yes, solid silver chloride can dissolve completely in plain water."  The sentence that carries its
+# words is put to the chat model (``core.llm.judge``) with the claim and with its denial; the claim keeps the chip
+# only when the model finds it more likely true than false and likelier than its denial.  Otherwise, or when no
+# model checked it, or when only words spread over several sentences carry it, it is greyed for this reason.  It
+# does not bear on the question: the book's sentence does not say yes.  Of the stored runs' verdicts one
+# sentence carries (dev books and two held-out manuals), it kept three of four right ones (a loop's private
+# variable, the fit method, a mental shortcut; not R's case sensitivity, .497) and greyed all three wrong ones
+# (silver chloride; an odd number of electrons "can be diamagnetic", cited before; hallucinogens "can be used
+# safely", on a CBT sentence: .23 against its denial's .21, which the denial alone let through).
+VERDICT = "its sentence does not say yes or no to it"
 BEARING = frozenset({ABOUT_PROGRAM, TOGETHER, UNSTATED, "cause", "half"})
+Judge = Callable[[str, str], float]  # (a book sentence, a claim) -> probability the claim is true
 MAX_TOGETHER = 3  # the most alike sentences tried together for ``TOGETHER`` (it was the citation limit)
 
 
@@ -70,12 +83,14 @@ def _likeness(i: int, sentence: str, ids: Sequence[int], g: Grounded) -> list[tu
 
 
 def ground(sentences: Sequence[tuple[int, str, tuple[int, ...]]], g: Grounded, *, question: str = "",
-           beyond_book: bool = False, unused: Sequence[str] = (), unused_words: Sequence[str] = ()) -> list[Attributed]:
+           beyond_book: bool = False, unused: Sequence[str] = (), unused_words: Sequence[str] = (),
+           judge: Judge | None = None) -> list[Attributed]:
     """Each answer sentence (``split_answer`` output) with the one evidence sentence that carries it
     (``_carrying``; the model's own ``[n]`` are not consulted).  A sentence nothing carries is ``Support.WEAK``
     (shown greyed, uncited).  With ``beyond_book`` the "Beyond the book:" paragraph is kept unjudged; without
     it, it is dropped.  ``unused``: what the question names that the books never use (``not_carried``);
-    ``unused_words``: any content word of the question they never use (a sentence using one is ``NEVER_USED``)."""
+    ``unused_words``: any content word of the question they never use (a sentence using one is ``NEVER_USED``);
+    ``judge``: the chat model's odds that a book sentence makes a claim true, for Yes/No verdicts (``VERDICT``)."""
     ids = list(g.texts)
     out: list[Attributed] = []
     beyond_from: int | None = None
@@ -103,19 +118,38 @@ def ground(sentences: Sequence[tuple[int, str, tuple[int, ...]]], g: Grounded, *
             out.append(Attributed(text, Support.WEAK, None, "", 0.0, para, conflict="subject"))
             continue
         ranked = [n for _, n in _likeness(i, text, ids, g)]
-        chosen, reason = _carrying(text, ranked, question, g, unused)
-        # Carried but for a word the books never use: greyed (``NEVER_USED``).
-        if chosen is not None and words_never_used(text, unused_words):
-            out.append(Attributed(text, Support.WEAK, None, "", 0.0, para, conflict=NEVER_USED))
-        elif chosen is not None:
-            quote = g.texts[chosen]
-            out.append(Attributed(text, Support.SUPPORTED, chosen, quote, overlap(text, stems(quote)), para))
-        elif _carried_together(text, [n for n in dict.fromkeys(cited) if n in g.texts], ranked, question, g, unused):
-            # Greyed all the same, but the book does bear on the question: not a reason to decline the answer.
-            out.append(Attributed(text, Support.WEAK, None, "", 0.0, para, conflict=TOGETHER))
-        else:
-            out.append(Attributed(text, Support.WEAK, None, "", 0.0, para, conflict=reason or ""))
+        out.append(_chip(para, text, ranked, [n for n in dict.fromkeys(cited) if n in g.texts], g, question, unused,
+                         unused_words, judge))
     return grey_orphans(out)
+
+
+def _says_yes(judge: Judge, quote: str, claim: str) -> bool:
+    """Does the book's sentence make the claim true, by the chat model's odds: more likely true than false, and
+    likelier than its denial?  No threshold of ours: the model's own even odds, and the claim against its denial."""
+    odds = judge(quote, claim)
+    return odds >= 0.5 and odds > judge(quote, denial(claim))
+
+
+def _chip(para: int, text: str, ranked: Sequence[int], cited: Sequence[int], g: Grounded, question: str,
+          unused: Sequence[str], unused_words: Sequence[str], judge: Judge | None) -> Attributed:
+    """One answer sentence with the evidence sentence that carries it, or greyed with the reason."""
+    # "Yes, R is case sensitive." answering "Is R case sensitive …?": the words to carry are the claim's; the
+    # verdict is checked by the judge, not by words.
+    claim = verdict_claim(text)
+    chosen, reason = _carrying(claim or text, ranked, question, g, unused)
+    if chosen is not None and words_never_used(text, unused_words):  # carried but for a word the books never use
+        return Attributed(text, Support.WEAK, None, "", 0.0, para, conflict=NEVER_USED)
+    if claim and not (chosen is not None and judge is not None and _says_yes(judge, g.texts[chosen], claim)):
+        # Words spread over several sentences do not say yes either ("Yes, gnuplot can draw violin plots …").
+        return Attributed(text, Support.WEAK, None, "", 0.0, para, conflict=VERDICT if chosen is not None else
+                          reason or "")
+    if chosen is not None:
+        quote = g.texts[chosen]
+        return Attributed(text, Support.SUPPORTED, chosen, quote, overlap(text, stems(quote)), para)
+    if _carried_together(text, cited, ranked, question, g, unused):
+        # Greyed all the same, but the book does bear on the question: not a reason to decline the answer.
+        return Attributed(text, Support.WEAK, None, "", 0.0, para, conflict=TOGETHER)
+    return Attributed(text, Support.WEAK, None, "", 0.0, para, conflict=reason or "")
 
 
 def words_never_used(sentence: str, unused_words: Sequence[str]) -> tuple[str, ...]:
@@ -219,5 +253,5 @@ def evidence_citations(supported: Sequence[Attributed], sources: Sequence[Source
     return tuple(citation(by_n[n], short_quote(by_n[n].text, limit=None), pool, score) for n, score in best.items())
 
 
-__all__ = ["ABOUT_PROGRAM", "BEARING", "NEVER_USED", "TOGETHER", "UNSTATED", "Grounded", "about_program",
+__all__ = ["ABOUT_PROGRAM", "BEARING", "NEVER_USED", "TOGETHER", "UNSTATED", "VERDICT", "Grounded", "Judge", "about_program",
            "bears_on_question", "evidence_citations", "ground", "never_used_words", "words_never_used"]

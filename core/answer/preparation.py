@@ -15,7 +15,7 @@ import numpy as np
 
 from core.answer.attribution import SourceSentence, Support, best_quotes, sentence_candidates, stems
 from core.answer.evidence import Evidence, Gathered, gather, select_evidence
-from core.answer.grounding import Grounded, ground
+from core.answer.grounding import Grounded, Judge, ground
 from core.answer.verification import model_judge, verify_cited
 from core.answer.prompt import citation_grammar, fit_prompt, wants_detail
 from core.answer.replies import trim_sources
@@ -218,27 +218,38 @@ def encode_or_none(embedder: Any, texts: list[str]) -> Any:
 
 def ground_answer(embedder: Any, sentences: Sequence[tuple[int, str, tuple[int, ...]]], prep: Prepared,
                   sources: Sequence[Source], question: str, *, beyond: bool, unused: Sequence[str] = (),
-                  unused_words: Sequence[str] = (), model: Any = None) -> list[Any]:
+                  unused_words: Sequence[str] = (), model: Any = None, check_chips: bool = False) -> list[Any]:
     """Each answer sentence with the evidence sentence that carries it (``core.answer.grounding.ground``), the
     answer's sentences embedded against the evidence's; ``unused``: what the question names that the books never
-    use.  With the chat ``model`` (pass it only with ``AnswerSettings.check_chips``), each cited sentence is then
-    checked against its chip's sentence (``core.answer.verification``)."""
+    use.  The chat ``model`` checks each Yes/No verdict against its sentence (``grounding.VERDICT``), and with
+    ``check_chips`` each cited sentence against its chip's sentence (``core.answer.verification``)."""
     texts = {s.n: s.text for s in sources}
     sims = None
     if prep.evidence_vectors is not None and sentences:
         answer = encode_or_none(embedder, [t for _, t, _ in sentences])
         sims = answer @ prep.evidence_vectors.T if answer is not None else None
+    judge, asked = _counted(model_judge(model))
     grounded = ground(sentences, Grounded(texts, sims), question=question, beyond_book=beyond, unused=unused,
-                      unused_words=unused_words)
-    judge = model_judge(model)
-    if judge is None or not any(a.support is Support.SUPPORTED for a in grounded):
-        return grounded
-    checked = verify_cited(grounded, judge)
+                      unused_words=unused_words, judge=judge)
+    if judge is not None and check_chips and any(a.support is Support.SUPPORTED for a in grounded):
+        grounded = verify_cited(grounded, judge)
     # The judge's prompts took the model's cache: put the answer instructions back while the student reads, so
     # the next question pays only for its evidence again (queued on the model's thread; not waited for).
-    if prep.messages and hasattr(model, "prewarm"):
+    if asked and prep.messages and hasattr(model, "prewarm"):
         model.prewarm(prep.messages[:1])
-    return checked
+    return grounded
+
+
+def _counted(judge: Judge | None) -> tuple[Judge | None, list[int]]:
+    """``judge``, counting its calls (in the list it returns with it)."""
+    if judge is None:
+        return None, []
+    calls: list[int] = []
+
+    def counted(quote: str, claim: str) -> float:
+        calls.append(1)
+        return judge(quote, claim)
+    return counted, calls
 
 
 def question_relevance(question: str) -> Callable[[str], float]:

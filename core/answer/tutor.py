@@ -317,7 +317,7 @@ class Tutor:
         if prep.uses_evidence:
             attributed = ground_answer(self.embedder, sentences, prep, sources, base.search_question, beyond=beyond,
                                        unused=verdict.unused, unused_words=verdict.unused_words,
-                                       model=self.model if self.settings.check_chips else None)
+                                       model=self.model, check_chips=self.settings.check_chips)
         else:
             embed_candidates(self.embedder, base.search_question, prep, [s for _, s, _ in sentences])
             attributed = attribute(sentences, {s.n: s.text for s in sources}, prep.candidates, prep.answer_sims,

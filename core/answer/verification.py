@@ -17,17 +17,15 @@ sentences badly.  Kept as an option for a better judge.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 
 from core.answer.attribution import Attributed, Support
-from core.answer.grounding import UNSTATED  # bearing (``grounding.BEARING``): never a reason to decline
+from core.answer.grounding import UNSTATED, Judge  # UNSTATED bears (``grounding.BEARING``): never a decline
 from core.errors import LanternError
 from core.llm.judge import can_judge, statement_true
 
 log = logging.getLogger(__name__)
-
-Judge = Callable[[str, str], float]  # (the book's sentence, the answer sentence) -> probability the claim is true
 
 
 def verify_cited(attributed: Sequence[Attributed], judge: Judge) -> list[Attributed]:

@@ -1,7 +1,7 @@
 """Does one evidence sentence carry an answer sentence: numbers, names, negations, directions, content words."""
 from __future__ import annotations
 
-from core.answer.carrying import directions, not_carried
+from core.answer.carrying import denial, directions, not_carried, verdict_claim
 
 FOLKWAYS = "Folkways are norms for routine or casual interaction, such as how to dress."
 MORES = "Mores are norms that embody the moral views and principles of a group."
@@ -175,3 +175,16 @@ def test_the_key_difference_is_a_relational_subject_not_a_claim():
     other = ("The key difference between comets as they are seen at night and radiation is that the former refers "
              "to energetic subatomic particles released by radioactive materials.")
     assert not_carried(other, [everyday], question) == "subject"  # what it compares must still be the book's
+
+
+def test_a_yes_or_no_verdict_opens_a_claim_and_no_one_is_no_verdict():
+    assert verdict_claim("Yes, R is case sensitive about variable names.") == "R is case sensitive about variable names."
+    assert verdict_claim("no. the bars do not touch.") == "The bars do not touch."
+    assert verdict_claim("No one acquitted of a crime can be tried again for it.") == ""
+    assert verdict_claim("Yes.") == ""
+    assert verdict_claim("Yesterday the fit converged.") == ""
+
+
+def test_a_claim_is_denied_whatever_its_verb_and_a_name_keeps_its_capital():
+    assert denial("The bars touch.") == "It is not true that the bars touch."
+    assert denial("R is case sensitive.") == "It is not true that R is case sensitive."

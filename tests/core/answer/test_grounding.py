@@ -166,3 +166,42 @@ def test_a_heading_carries_no_claim():
     assert not_carried(claim, [heading, molarity], question) is None  # the sentence beside it still counts
     out = ground(split_answer(claim), Grounded({1: heading}), question=question)
     assert out[0].support is Support.WEAK and out[0].conflict == "heading"
+
+
+SILVER = ("Silver chloride is a sparingly soluble ionic solid; when it is added to water, it dissolves slightly and "
+          "produces a very dilute solution of its ions in equilibrium with undissolved silver chloride.")
+FIT = ("The fit command fits a user-supplied real-valued expression to a set of data points, using the nonlinear "
+       "least-squares Marquardt-Levenberg algorithm.")
+
+
+def test_a_yes_or_no_verdict_keeps_its_chip_only_when_the_judge_finds_its_sentence_makes_the_claim_true():
+    from core.answer.grounding import BEARING, VERDICT
+    g = Grounded({1: SILVER, 2: FIT})
+    asked = []
+
+    def judge(quote: str, claim: str) -> float:  # a stand-in for the chat model's odds
+        asked.append((quote, claim))
+        p = 0.6 if "Marquardt" in claim else 0.4
+        return 1 - p if claim.startswith("It is not true") else p
+
+    fit = ground([(0, "Yes, gnuplot's fit command uses the Marquardt-Levenberg method.", ())], g,
+                 question="Does gnuplot's fit command use the Marquardt-Levenberg method?", judge=judge)
+    assert fit[0].support is Support.SUPPORTED and fit[0].source == 2
+    assert asked[:2] == [(FIT, "Gnuplot's fit command uses the Marquardt-Levenberg method."),
+                     (FIT, "It is not true that Gnuplot's fit command uses the Marquardt-Levenberg method.")]
+    # The book's sentence shares every word of the wrong "yes"; the judge finds the claim no likelier than its
+    # denial, so it is greyed, and an answer of only such a verdict does not bear on the question (it is declined).
+    silver = ground([(0, "Yes, solid silver chloride can dissolve completely in plain water.", ())], g,
+                    question="Can solid silver chloride ever dissolve completely in plain water?", judge=judge)
+    assert silver[0].support is Support.WEAK and silver[0].conflict == VERDICT and VERDICT not in BEARING
+    # Likelier than its denial is not enough (the model must find the claim more likely true than false), nor is
+    # more likely true than false when the denial is likelier still.
+    for odds, denied in ((0.3, 0.2), (0.6, 0.7)):
+        assert ground([(0, "Yes, gnuplot's fit command uses the Marquardt-Levenberg method.", ())], g,
+                      question="Does gnuplot's fit command use the Marquardt-Levenberg method?",
+                      judge=lambda quote, claim, o=odds, d=denied: d if claim.startswith("It is not true") else o
+                      )[0].conflict == VERDICT
+    # With no model to ask, a verdict is never cited on words alone.
+    unjudged = ground([(0, "Yes, gnuplot's fit command uses the Marquardt-Levenberg method.", ())], g,
+                      question="Does gnuplot's fit command use the Marquardt-Levenberg method?")
+    assert unjudged[0].conflict == VERDICT

@@ -328,3 +328,35 @@ def test_edit_distance_counts_a_swap_as_one():
     assert edits("rythm", "rhythm") == 1 and edits("mitochondira", "mitochondria") == 1
     assert edits("cat", "dog") == 3 and edits("", "ab") == 2
     assert [typo_budget(w) for w in ("ion", "rythm", "reserchers")] == [0, 1, 2]
+
+
+
+class Judging(FakeChatModel):
+    """A scripted model that also gives odds (``option_logprobs``): a claim is true by the book's sentence when
+    ``true`` is in it, never its denial."""
+
+    def __init__(self, reply: str, true: str):
+        super().__init__(reply)
+        self.true = true
+        self.judged: list[str] = []
+
+    def option_logprobs(self, messages, options, *, prefix="", cancel=None):
+        import math
+        statement = messages[-1]["content"].split("Statement: ", 1)[1].split("\n", 1)[0]
+        self.judged.append(statement)
+        odds = 0.9 if self.true in statement and not statement.startswith("It is not true") else 0.1
+        return {"true": math.log(odds), "false": math.log(1 - odds)}
+
+
+def test_a_yes_the_model_finds_the_book_says_is_cited_even_with_chip_checks_off(lib):
+    reply = "Yes, the membrane controls what enters and leaves the cell."
+    model = Judging(reply, true="membrane")
+    answer = collect(tutor(lib, model).ask("Does the membrane control what enters and leaves the cell?"))
+    assert not answer.refused
+    assert [c.quote for c in answer.citations] == ["The membrane controls what enters and leaves the cell."]
+    assert model.judged[:2] == ["The membrane controls what enters and leaves the cell.",
+                                "It is not true that the membrane controls what enters and leaves the cell."]
+    # The same words, and a model that finds the book's sentence does not make the claim true: not cited, and
+    # nothing else in the answer bears on the question.
+    assert collect(tutor(lib, Judging(reply, true="mitochondria")).ask(
+        "Does the membrane control what enters and leaves the cell?")).refused
