@@ -231,5 +231,5 @@ def _half_not_carried(sentence: str, evidence: str, question: str) -> str | None
     return None
 
 
-
-__all__ = ["CONTENT_SHARE", "about_source", "about_the_contrasted", "directions", "denial", "not_carried", "verdict_claim"]
+__all__ = ["CONTENT_SHARE", "about_source", "about_the_contrasted", "denial", "directions", "not_carried",
+           "verdict_claim"]

@@ -253,5 +253,6 @@ def evidence_citations(supported: Sequence[Attributed], sources: Sequence[Source
     return tuple(citation(by_n[n], short_quote(by_n[n].text, limit=None), pool, score) for n, score in best.items())
 
 
-__all__ = ["ABOUT_PROGRAM", "BEARING", "NEVER_USED", "TOGETHER", "UNSTATED", "VERDICT", "Grounded", "Judge", "about_program",
-           "bears_on_question", "evidence_citations", "ground", "never_used_words", "words_never_used"]
+__all__ = ["ABOUT_PROGRAM", "BEARING", "NEVER_USED", "TOGETHER", "UNSTATED", "VERDICT", "Grounded", "Judge",
+           "about_program", "bears_on_question", "evidence_citations", "ground", "never_used_words",
+           "words_never_used"]

@@ -178,7 +178,7 @@ def test_the_key_difference_is_a_relational_subject_not_a_claim():
 
 
 def test_a_yes_or_no_verdict_opens_a_claim_and_no_one_is_no_verdict():
-    assert verdict_claim("Yes, R is case sensitive about variable names.") == "R is case sensitive about variable names."
+    assert verdict_claim("Yes, R is case sensitive about names.") == "R is case sensitive about names."
     assert verdict_claim("no. the bars do not touch.") == "The bars do not touch."
     assert verdict_claim("No one acquitted of a crime can be tried again for it.") == ""
     assert verdict_claim("Yes.") == ""
