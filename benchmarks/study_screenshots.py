@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from core.library import Library  # noqa: E402
-from desktop.screenshots import grab, settle, wait_until  # noqa: E402
+from desktop.capture import grab, settle, wait_until  # noqa: E402
 from desktop.study import StudyPanel  # noqa: E402
 
 log = logging.getLogger("study_screenshots")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from desktop.screenshots import WAIT_S, _ask, grab, fresh_window, log, settle, wait_until
+from desktop.capture import WAIT_S, ask, fresh_window, grab, log, settle, wait_until
 
 
 def course_pack(out: Path, pack: Path, question: str, *, asker_factory=None,
@@ -27,7 +27,7 @@ def course_pack(out: Path, pack: Path, question: str, *, asker_factory=None,
             paths.append(out / "pack-opening.png")
             shots["opening"].save(str(paths[-1]))
             log.info("wrote %s", paths[-1])
-        _ask(app, window, question)
+        ask(app, window, question)
         paths.append(grab(app, window, out / "pack-opened.png"))
         dialog = ExportPackDialog(window.library.books(), None, window)
         dialog.show()

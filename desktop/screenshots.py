@@ -27,16 +27,12 @@ import argparse
 import logging
 import os
 import sys
-import tempfile
-import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
-from PySide6.QtCore import QSettings, QThread
 from PySide6.QtWidgets import QApplication
 
-log = logging.getLogger("lantern.screenshots")
+from desktop.capture import ask, fresh_window, grab, import_books, log, open_citation, settle, wait_until
+
 
 QUESTION = "What is kinetic energy?"
 EQUATION_QUESTION = "How do I calculate the kinetic energy of a moving object?"
@@ -65,35 +61,6 @@ constant and the temperature <math {_MATHML}><mi>T</mi></math> is in kelvin.</p>
 of heat.</p>"""
 
 
-WAIT_S = 30 * 60
-"""How long a step may take by default: a guard against a hang, not a speed budget (a busy computer is slow)."""
-
-
-def wait_until(app: QApplication, predicate: Callable[[], bool], timeout: float = WAIT_S) -> None:
-    """Run the event loop until ``predicate()`` (raises TimeoutError after ``timeout`` seconds)."""
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        if time.monotonic() > deadline:
-            raise TimeoutError("the window did not reach the expected state in time")
-        app.processEvents()
-        QThread.msleep(15)
-
-
-def settle(app: QApplication, ms: int = 150) -> None:
-    """Let layouts and deferred renders finish."""
-    end = time.monotonic() + ms / 1000
-    while time.monotonic() < end:
-        app.processEvents()
-        QThread.msleep(10)
-
-
-def grab(app: QApplication, window, path: Path) -> Path:
-    settle(app)
-    window.grab().save(str(path))
-    log.info("wrote %s", path)
-    return path
-
-
 def demo_book(path: Path, pages: int = 300) -> Path:
     """A long generated PDF so the import queue has something to show progress on."""
     import pymupdf
@@ -110,30 +77,6 @@ def demo_book(path: Path, pages: int = 300) -> Path:
     doc.set_metadata({"title": "Thermal Physics (long demo)"})
     doc.save(str(path))
     return path
-
-
-@contextmanager
-def fresh_window(size: tuple[int, int], *, embedder=None, asker_factory=None) -> Iterator[tuple]:
-    """``(app, window, folder)``: a shown main window on a throw-away library and settings folder."""
-    from core.library import Library
-    from desktop.app import create_app
-    from desktop.main_window import MainWindow
-
-    app = create_app([])
-    with tempfile.TemporaryDirectory(prefix="lantern-shots-") as tmp:
-        root = Path(tmp)
-        for fmt in (QSettings.Format.NativeFormat, QSettings.Format.IniFormat):
-            QSettings.setPath(fmt, QSettings.Scope.UserScope, str(root / "settings"))
-        with Library(root / "library", embedder=embedder) as library:
-            asker = asker_factory(library) if asker_factory is not None else None
-            window = MainWindow(library, asker=asker, warm_up=False)
-            window.resize(*size)
-            window.show()
-            try:
-                yield app, window, root
-            finally:
-                window.shutdown()
-                window.hide()
 
 
 def make_screenshots(out: Path, *, embedder=None, size: tuple[int, int] = (1420, 860),
@@ -157,7 +100,7 @@ def make_screenshots(out: Path, *, embedder=None, size: tuple[int, int] = (1420,
 
 def _library_and_answer(app: QApplication, window, out: Path, sample: Path) -> list[Path]:
     from desktop.library_view import NODE_ROLE
-    _import(app, window, [sample])
+    import_books(app, window, [sample])
     book = window.sidebar.model.item(0, 0)
     for row in range(book.rowCount()):
         window.sidebar.tree.expand(book.child(row, 0).index())
@@ -165,33 +108,11 @@ def _library_and_answer(app: QApplication, window, out: Path, sample: Path) -> l
     window.sidebar.tree.setCurrentIndex(chapter.index())
     window.open_node(chapter.data(NODE_ROLE))
     shots = [grab(app, window, out / "library.png")]
-    _ask(app, window, QUESTION)
+    ask(app, window, QUESTION)
     shots.append(grab(app, window, out / "answer.png"))
-    _open_citation(window)
+    open_citation(window)
     shots.append(grab(app, window, out / "reader.png"))
     return shots
-
-
-def _ask(app: QApplication, window, question: str, timeout: float = WAIT_S) -> None:
-    window.chat.question.setText(question)
-    window.chat.ask()
-    wait_until(app, lambda: not window.chat.is_streaming(), timeout)
-    settle(app, 300)
-
-
-def _import(app: QApplication, window, paths: list[Path], timeout: float = WAIT_S) -> None:
-    """Import ``paths`` and wait until the queue is empty, its finished rows cleared."""
-    window.import_files(paths)
-    wait_until(app, lambda: window.imports.pending() == 0, timeout)
-    window.import_panel.clear_finished()
-
-
-def _open_citation(window, nth: int = 0) -> None:
-    """Open the reader at the ``nth`` source the answer cites (the last cited when it cites fewer; the first
-    source when it cites none)."""
-    turn = window.chat.current.turns[-1]
-    cited = turn.cited()
-    window.open_citation(cited[min(nth, len(cited) - 1)] if cited else turn.sources[0])
 
 
 def _settings(app: QApplication, window, out: Path) -> Path:
@@ -269,13 +190,13 @@ def scanned_book(out: Path, pdf: Path, question: str, *, asker_factory=None,
             if stage == "reading scanned pages" and total and done >= total // 3 and "queue" not in shots:
                 shots["queue"] = window.grab()
         window.imports.progressed.connect(midway)
-        _import(app, window, [scan], timeout=1800)
+        import_books(app, window, [scan], timeout=1800)
         paths = []
         if "queue" in shots:  # grabbed while OCR read the scan
             paths.append(out / "scanned-import.png")
             shots["queue"].save(str(paths[-1]))
-        _ask(app, window, question, timeout=600)
-        _open_citation(window)
+        ask(app, window, question, timeout=600)
+        open_citation(window)
         paths.append(grab(app, window, out / "scanned-reader.png"))
         return paths
 
@@ -286,12 +207,12 @@ def figure_reader(out: Path, pdf: Path, question: str, *, asker_factory=None,
     the citation "… › Figure 15.1, p. 332" and the reader with the figure outlined."""
     out.mkdir(parents=True, exist_ok=True)
     with fresh_window(size, asker_factory=asker_factory) as (app, window, _root):
-        _import(app, window, [pdf], timeout=900)
-        _ask(app, window, question, timeout=600)
+        import_books(app, window, [pdf], timeout=900)
+        ask(app, window, question, timeout=600)
         turn = window.chat.current.turns[-1]
         framed = next((s for s in turn.sources if s.frame is not None), None)
         if framed is None:
-            _open_citation(window)
+            open_citation(window)
         else:
             window.open_citation(framed)
         settle(app, 300)
@@ -305,8 +226,8 @@ def evidence_answer(out: Path, book: Path, question: str, *, asker_factory=None,
     language also gets ``evidence-quotes.png``: its quotes translated on request."""
     out.mkdir(parents=True, exist_ok=True)
     with fresh_window(size, asker_factory=asker_factory) as (app, window, _root):
-        _import(app, window, [book], timeout=1800)
-        _ask(app, window, question, timeout=600)
+        import_books(app, window, [book], timeout=1800)
+        ask(app, window, question, timeout=600)
         paths = [grab(app, window, out / "evidence-answer.png")]
         turn = window.chat.current.turns[-1]
         if turn.original:
@@ -314,7 +235,7 @@ def evidence_answer(out: Path, book: Path, question: str, *, asker_factory=None,
             wait_until(app, lambda: not turn.translating_quotes, 600)
             settle(app, 300)
             paths.append(grab(app, window, out / "evidence-quotes.png"))
-        _open_citation(window, nth=1)
+        open_citation(window, nth=1)
         settle(app, 300)
         paths.append(grab(app, window, out / "evidence-reader.png"))
         return paths
@@ -351,8 +272,8 @@ def equation_chat(out: Path, question: str = EQUATION_QUESTION, *, asker_factory
     answer, the "From the book" quote and the source cards."""
     out.mkdir(parents=True, exist_ok=True)
     with fresh_window(size, asker_factory=asker_factory) as (app, window, root):
-        _import(app, window, [equation_book(root / "energy-and-gases.epub")], timeout=600)
-        _ask(app, window, question, timeout=600)
+        import_books(app, window, [equation_book(root / "energy-and-gases.epub")], timeout=600)
+        ask(app, window, question, timeout=600)
         return grab(app, window, out / "equation-chat.png")
 
 
