@@ -69,6 +69,7 @@ def fresh_window(size: tuple[int, int], *, embedder=None, asker_factory=None) ->
 
 
 def ask(app: QApplication, window, question: str, timeout: float = WAIT_S) -> None:
+    """Ask ``question`` in the chat and wait until its answer has finished streaming."""
     window.chat.question.setText(question)
     window.chat.ask()
     wait_until(app, lambda: not window.chat.is_streaming(), timeout)
