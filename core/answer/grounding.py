@@ -60,6 +60,7 @@ UNSTATED = "its sentence does not state it"
 VERDICT = "its sentence does not say yes or no to it"
 BEARING = frozenset({ABOUT_PROGRAM, TOGETHER, UNSTATED, "cause", "half"})
 Judge = Callable[[str, str], float]  # (a book sentence, a claim) -> probability the claim is true
+EVEN_ODDS = 0.5  # a judged claim needs at least the model's even odds (verdicts here, chips in ``verification``)
 MAX_TOGETHER = 3  # the most alike sentences tried together for ``TOGETHER`` (it was the citation limit)
 
 
@@ -127,7 +128,7 @@ def _says_yes(judge: Judge, quote: str, claim: str) -> bool:
     """Does the book's sentence make the claim true, by the chat model's odds: more likely true than false, and
     likelier than its denial?  No threshold of ours: the model's own even odds, and the claim against its denial."""
     odds = judge(quote, claim)
-    return odds >= 0.5 and odds > judge(quote, denial(claim))
+    return odds >= EVEN_ODDS and odds > judge(quote, denial(claim))
 
 
 def _chip(para: int, text: str, ranked: Sequence[int], cited: Sequence[int], g: Grounded, question: str,
@@ -139,10 +140,10 @@ def _chip(para: int, text: str, ranked: Sequence[int], cited: Sequence[int], g: 
     chosen, reason = _carrying(claim or text, ranked, question, g, unused)
     if chosen is not None and words_never_used(text, unused_words):  # carried but for a word the books never use
         return Attributed(text, Support.WEAK, None, "", 0.0, para, conflict=NEVER_USED)
-    if claim and not (chosen is not None and judge is not None and _says_yes(judge, g.texts[chosen], claim)):
-        # Words spread over several sentences do not say yes either ("Yes, gnuplot can draw violin plots …").
-        return Attributed(text, Support.WEAK, None, "", 0.0, para, conflict=VERDICT if chosen is not None else
-                          reason or "")
+    if claim and chosen is None:  # words spread over several sentences do not say yes ("Yes, gnuplot can draw …")
+        return Attributed(text, Support.WEAK, None, "", 0.0, para, conflict=reason or "")
+    if claim and (judge is None or not _says_yes(judge, g.texts[chosen], claim)):
+        return Attributed(text, Support.WEAK, None, "", 0.0, para, conflict=VERDICT)
     if chosen is not None:
         quote = g.texts[chosen]
         return Attributed(text, Support.SUPPORTED, chosen, quote, overlap(text, stems(quote)), para)
@@ -253,6 +254,6 @@ def evidence_citations(supported: Sequence[Attributed], sources: Sequence[Source
     return tuple(citation(by_n[n], short_quote(by_n[n].text, limit=None), pool, score) for n, score in best.items())
 
 
-__all__ = ["ABOUT_PROGRAM", "BEARING", "NEVER_USED", "TOGETHER", "UNSTATED", "VERDICT", "Grounded", "Judge",
-           "about_program", "bears_on_question", "evidence_citations", "ground", "never_used_words",
+__all__ = ["ABOUT_PROGRAM", "BEARING", "EVEN_ODDS", "NEVER_USED", "TOGETHER", "UNSTATED", "VERDICT", "Grounded",
+           "Judge", "about_program", "bears_on_question", "evidence_citations", "ground", "never_used_words",
            "words_never_used"]

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from core.answer.attribution import Attributed, Support
-from core.answer.grounding import UNSTATED, Judge  # UNSTATED bears (``grounding.BEARING``): never a decline
+from core.answer.grounding import EVEN_ODDS, UNSTATED, Judge  # UNSTATED bears (``grounding.BEARING``)
 from core.errors import LanternError
 from core.llm.judge import can_judge, statement_true
 
@@ -35,7 +35,8 @@ def verify_cited(attributed: Sequence[Attributed], judge: Judge) -> list[Attribu
     chip states it: each is judged with its own quote.  Greying those too (``grounding.grey_orphans``) greyed 3
     sentences on the hand-checked answers, all 3 right."""
     return [replace(a, support=Support.WEAK, source=None, quote="", score=0.0, conflict=UNSTATED)
-            if a.support is Support.SUPPORTED and a.quote and judge(a.quote, a.text) < 0.5 else a for a in attributed]
+            if a.support is Support.SUPPORTED and a.quote and judge(a.quote, a.text) < EVEN_ODDS else a
+            for a in attributed]
 
 
 def model_judge(model) -> Judge | None:
