@@ -3,8 +3,8 @@
     .venv/bin/python benchmarks/reground.py --answers answers.json [--libs /work/libs] [--out changed.json]
 
 The chat model (``--model``) checks each Yes/No verdict against the sentence that carries it, as the app does
-(``grounding.VERDICT``); with ``--verify`` it also checks each cited sentence against its chip's sentence
-(``core.answer.verification``, which the app leaves off: ``AnswerSettings.check_chips``).
+(``grounding.VERDICT``) and each cited sentence against the sentences that carry it (``grounding.UNSTATED``;
+``core.answer.verification``; ``AnswerSettings.check_chips``); ``--words-only`` leaves the chips to the words.
 
 ``--answers``: the ``--out`` file of ``benchmarks/answers.py`` (its "answers") or of ``benchmarks/heldout.py``
 (its "rows"; pass ``--libs`` that run's libraries).  Each stored answer is split into its sentences again and
@@ -73,8 +73,8 @@ def main() -> int:
     ap.add_argument("--model", default="qwen2.5-coder-1.5b", help="the chat model: its tokenizer counts, and it "
                     "checks the chips (nothing is generated)")
     ap.add_argument("--out", type=Path)
-    ap.add_argument("--verify", action="store_true", help="also let the chat model check each chip "
-                    "(core.answer.verification; AnswerSettings.check_chips, off in the app)")
+    ap.add_argument("--words-only", action="store_true", help="do not let the chat model check the chips "
+                    "(core.answer.verification; AnswerSettings.check_chips, on in the app)")
     args = ap.parse_args()
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
     data = json.loads(args.answers.read_text(encoding="utf-8"))
@@ -93,7 +93,7 @@ def main() -> int:
             if id(row) not in todo:  # declined before the model: still declined
                 counts[book, kind, "declined now"] += bool(row.get("refused"))
                 continue
-            att, shown = regrounded(tutor, book_id, row, args.verify)
+            att, shown = regrounded(tutor, book_id, row, not args.words_only)
             counts[book, kind, "declined now"] += not shown
             if shown == bool(row.get("refused")):
                 print(f"  {book[:10]:10} {kind} answer {'SHOWN' if shown else 'DECLINED'} now: {row['question'][:90]}",

@@ -43,8 +43,8 @@ TOGETHER = "only several evidence sentences together"  # greyed, yet the evidenc
 # books and two held-out manuals), none of 351 answers to in-book questions (paraphrased and misspelt ones among
 # them) was of only such sentences; 11 answers to near-domain ones ("discharge petition", "cargo nextest") were.
 NEVER_USED = "uses a word the book never uses"
-# The chat model reads the chip's sentence as not stating the claim (``core.answer.verification``): bearing, as
-# the words of that sentence carried it.
+# The chat model reads none of the sentences that carry the claim by words as stating it (``chip_judge``;
+# ``core.answer.verification``): bearing, as the words of those sentences carried it.
 UNSTATED = "its sentence does not state it"
 # A Yes/No verdict ("Yes, gnuplot's fit command uses the Marquardt-Levenberg method.") restates the question, so
 # words cannot tell a right "yes" from a wrong one: the book's "Silver chloride … dissolves slightly" shares every
@@ -62,6 +62,9 @@ BEARING = frozenset({ABOUT_PROGRAM, TOGETHER, UNSTATED, "cause", "half"})
 Judge = Callable[[str, str], float]  # (a book sentence, a claim) -> probability the claim is true
 EVEN_ODDS = 0.5  # a judged claim needs at least the model's even odds (verdicts here, chips in ``verification``)
 MAX_TOGETHER = 3  # the most alike sentences tried together for ``TOGETHER`` (it was the citation limit)
+# The carrying sentences put to the chip judge, most alike first: the 1.5B often cites the neighbour of the sentence
+# that states its claim, so the next one gets its chance; more would cost a prompt evaluation each.
+JUDGED_CHIPS = 2
 
 
 @dataclass(frozen=True)
@@ -85,13 +88,16 @@ def _likeness(i: int, sentence: str, ids: Sequence[int], g: Grounded) -> list[tu
 
 def ground(sentences: Sequence[tuple[int, str, tuple[int, ...]]], g: Grounded, *, question: str = "",
            beyond_book: bool = False, unused: Sequence[str] = (), unused_words: Sequence[str] = (),
-           judge: Judge | None = None) -> list[Attributed]:
+           judge: Judge | None = None, chip_judge: Judge | None = None) -> list[Attributed]:
     """Each answer sentence (``split_answer`` output) with the one evidence sentence that carries it
     (``_carrying``; the model's own ``[n]`` are not consulted).  A sentence nothing carries is ``Support.WEAK``
     (shown greyed, uncited).  With ``beyond_book`` the "Beyond the book:" paragraph is kept unjudged; without
     it, it is dropped.  ``unused``: what the question names that the books never use (``not_carried``);
     ``unused_words``: any content word of the question they never use (a sentence using one is ``NEVER_USED``);
-    ``judge``: the chat model's odds that a book sentence makes a claim true, for Yes/No verdicts (``VERDICT``)."""
+    ``judge``: the chat model's odds that a book sentence makes a claim true, for Yes/No verdicts (``VERDICT``);
+    ``chip_judge``: its odds that a book sentence states a claim: the chip is the first of the ``JUDGED_CHIPS``
+    carrying sentences it finds more likely stating than not, and a sentence none of them states is greyed
+    (``UNSTATED``)."""
     ids = list(g.texts)
     out: list[Attributed] = []
     beyond_from: int | None = None
@@ -120,7 +126,7 @@ def ground(sentences: Sequence[tuple[int, str, tuple[int, ...]]], g: Grounded, *
             continue
         ranked = [n for _, n in _likeness(i, text, ids, g)]
         out.append(_chip(para, text, ranked, [n for n in dict.fromkeys(cited) if n in g.texts], g, question, unused,
-                         unused_words, judge))
+                         unused_words, judge, chip_judge))
     return grey_orphans(out)
 
 
@@ -132,18 +138,24 @@ def _says_yes(judge: Judge, quote: str, claim: str) -> bool:
 
 
 def _chip(para: int, text: str, ranked: Sequence[int], cited: Sequence[int], g: Grounded, question: str,
-          unused: Sequence[str], unused_words: Sequence[str], judge: Judge | None) -> Attributed:
+          unused: Sequence[str], unused_words: Sequence[str], judge: Judge | None,
+          chip_judge: Judge | None = None) -> Attributed:
     """One answer sentence with the evidence sentence that carries it, or greyed with the reason."""
     # "Yes, R is case sensitive." answering "Is R case sensitive …?": the words to carry are the claim's; the
     # verdict is checked by the judge, not by words.
     claim = verdict_claim(text)
-    chosen, reason = _carrying(claim or text, ranked, question, g, unused)
+    carriers, reason = _carrying(claim or text, ranked, question, g, unused)
+    chosen = carriers[0] if carriers else None
     if chosen is not None and words_never_used(text, unused_words):  # carried but for a word the books never use
         return Attributed(text, Support.WEAK, None, "", 0.0, para, conflict=NEVER_USED)
     if claim and chosen is None:  # words spread over several sentences do not say yes ("Yes, gnuplot can draw …")
         return Attributed(text, Support.WEAK, None, "", 0.0, para, conflict=reason or "")
     if claim and (judge is None or not _says_yes(judge, g.texts[chosen], claim)):
         return Attributed(text, Support.WEAK, None, "", 0.0, para, conflict=VERDICT)
+    if chosen is not None and chip_judge is not None and not claim:
+        chosen = next((n for n in carriers[:JUDGED_CHIPS] if chip_judge(g.texts[n], text) >= EVEN_ODDS), None)
+        if chosen is None:
+            return Attributed(text, Support.WEAK, None, "", 0.0, para, conflict=UNSTATED)
     if chosen is not None:
         quote = g.texts[chosen]
         return Attributed(text, Support.SUPPORTED, chosen, quote, overlap(text, stems(quote)), para)
@@ -191,7 +203,9 @@ def grey_orphans(attributed: Sequence[Attributed]) -> list[Attributed]:
     """Grey a cited sentence that takes its subject from a greyed one just before it in its paragraph ("This was done
     through a series of steps: …" after a greyed "each state would have one seat in Congress"): what "this" is, the
     book does not say.  (``attribution.orphans``, as the passage reader's ``drop_orphans`` for dropped sentences.)"""
-    return orphans(attributed, lambda b: b.support is Support.WEAK and b.conflict != ABOUT_PROGRAM,
+    # Not after a sentence greyed as ``UNSTATED`` or ``ABOUT_PROGRAM``: what follows is judged with its own chip
+    # (greying "This process is called evaporation." after such a sentence greyed 3 right sentences of 40).
+    return orphans(attributed, lambda b: b.support is Support.WEAK and b.conflict not in (ABOUT_PROGRAM, UNSTATED),
                    lambda a: a.support is Support.SUPPORTED,
                    lambda a: replace(a, support=Support.WEAK, source=None, quote="", score=0.0, conflict=ORPHAN))
 
@@ -207,9 +221,9 @@ def about_program(sentence: str, program: str) -> bool:
 
 
 def _carrying(text: str, ranked: Sequence[int], question: str, g: Grounded,
-              unused: Sequence[str] = ()) -> tuple[int | None, str | None]:
-    """The evidence sentence most like ``text`` (``ranked``) that alone carries it, or None and why not (the
-    reason the most alike one gave).
+              unused: Sequence[str] = ()) -> tuple[list[int], str | None]:
+    """The evidence sentences that alone carry ``text``, most alike first (``ranked``), and, when there are none,
+    why not (the reason the most alike one gave).
 
     One sentence, never several together, and not the model's own pick first:
     - the 1.5B often cites the neighbour of the sentence that states its claim.  On the 39 stored answer
@@ -220,12 +234,13 @@ def _carrying(text: str, ranked: Sequence[int], question: str, g: Grounded,
       stored sentences only such a union carried, a judge found 30 wrong, 7 unclear and 14 right: greyed,
       a right one is still shown."""
     reason = None
+    carriers = []
     for n in ranked:
         why = not_carried(text, [g.texts[n]], question, unused)
         if why is None:
-            return n, None
+            carriers.append(n)
         reason = reason or why
-    return None, reason or "uncited"
+    return carriers, None if carriers else reason or "uncited"
 
 
 def _carried_together(text: str, cited: Sequence[int], ranked: Sequence[int], question: str, g: Grounded,

@@ -13,10 +13,10 @@ from typing import Any
 
 import numpy as np
 
-from core.answer.attribution import SourceSentence, Support, best_quotes, sentence_candidates, stems
+from core.answer.attribution import SourceSentence, best_quotes, sentence_candidates, stems
 from core.answer.evidence import Evidence, Gathered, gather, select_evidence
 from core.answer.grounding import Grounded, Judge, ground
-from core.answer.verification import model_judge, verify_cited
+from core.answer.verification import chip_judge, model_judge
 from core.answer.prompt import citation_grammar, fit_prompt, wants_detail
 from core.answer.replies import trim_sources
 from core.ingest.language import ENGLISH, NAMES, NOUNS_CAPITALISED
@@ -54,10 +54,11 @@ class AnswerSettings:
     evidence_hits: int = 6  # retrieved passages whose sentences (and their neighbours') are candidates
     evidence_tokens: int = 260  # all evidence sentences together (model tokens)
     max_evidence: int = 12
-    # Put each cited sentence to the chat model with its chip's sentence and grey it when the model finds it more
-    # likely false (``core.answer.verification``).  Off: on two dev hand checks it greyed 5 wrong cited sentences
-    # and 5 right ones their chips stated; on the held-out manuals' stored answers it greyed 18, most of them right.
-    check_chips: bool = False
+    # Put each sentence a chip would show to the chat model with its claim, and grey a claim none of its carrying
+    # sentences states by the model's odds (``core.answer.verification``; ``grounding.UNSTATED``).  On 227
+    # hand-labelled chips of five dev books and two held-out manuals it greyed 37 of 69 that did not state their
+    # sentence and 14 of 158 that did.  It costs a short prompt evaluation per sentence after the answer is written.
+    check_chips: bool = True
 
 
 @dataclass
@@ -228,11 +229,11 @@ def ground_answer(embedder: Any, sentences: Sequence[tuple[int, str, tuple[int, 
     if prep.evidence_vectors is not None and sentences:
         answer = encode_or_none(embedder, [t for _, t, _ in sentences])
         sims = answer @ prep.evidence_vectors.T if answer is not None else None
-    judge, asked = _counted(model_judge(model))
+    asked: list[int] = []
+    judge = _counted(model_judge(model), asked)
+    states = _counted(chip_judge(model), asked) if check_chips else None
     grounded = ground(sentences, Grounded(texts, sims), question=question, beyond_book=beyond, unused=unused,
-                      unused_words=unused_words, judge=judge)
-    if judge is not None and check_chips and any(a.support is Support.SUPPORTED for a in grounded):
-        grounded = verify_cited(grounded, judge)
+                      unused_words=unused_words, judge=judge, chip_judge=states)
     # The judge's prompts took the model's cache: put the answer instructions back while the student reads, so
     # the next question pays only for its evidence again (queued on the model's thread; not waited for).
     if asked and prep.messages and hasattr(model, "prewarm"):
@@ -240,16 +241,15 @@ def ground_answer(embedder: Any, sentences: Sequence[tuple[int, str, tuple[int, 
     return grounded
 
 
-def _counted(judge: Judge | None) -> tuple[Judge | None, list[int]]:
-    """``judge``, counting its calls (in the list it returns with it)."""
+def _counted(judge: Judge | None, calls: list[int]) -> Judge | None:
+    """``judge``, counting its calls in ``calls``."""
     if judge is None:
-        return None, []
-    calls: list[int] = []
+        return None
 
     def counted(quote: str, claim: str) -> float:
         calls.append(1)
         return judge(quote, claim)
-    return counted, calls
+    return counted
 
 
 def question_relevance(question: str) -> Callable[[str], float]:

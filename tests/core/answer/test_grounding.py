@@ -205,3 +205,40 @@ def test_a_yes_or_no_verdict_keeps_its_chip_only_when_the_judge_finds_its_senten
     unjudged = ground([(0, "Yes, gnuplot's fit command uses the Marquardt-Levenberg method.", ())], g,
                       question="Does gnuplot's fit command use the Marquardt-Levenberg method?")
     assert unjudged[0].conflict == VERDICT
+
+
+QUID_FORM = "One form of sexual harassment is called quid pro quo."
+QUID_MEANS = "Quid pro quo harassment is when a boss offers rewards such as a raise in exchange for favors."
+QUID_CASE = "Quid pro quo harassment was named after courts heard of a boss who offered a raise in exchange for favors."
+
+
+def test_the_chip_is_the_first_carrying_sentence_the_chip_judge_reads_as_stating_the_claim():
+    from core.answer.grounding import BEARING, UNSTATED
+    g = Grounded({1: QUID_CASE, 2: QUID_MEANS, 3: QUID_FORM},
+                 np.array([[0.9, 0.5, 0.1], [0.1, 0.1, 0.1], [0.1, 0.1, 0.9]]))
+    asked = []
+
+    def states(quote: str, claim: str) -> float:  # a stand-in for the chat model's odds
+        asked.append(quote)
+        return 0.8 if quote == QUID_MEANS else 0.3
+    raw = ("Quid pro quo harassment is a boss offering a raise for favors [1]. Great question! "
+           "Quid pro quo is a form of sexual harassment [3].")
+    out = ground(split_answer(raw), g, question="What is quid pro quo?", chip_judge=states)
+    # Evidence 1 is the most alike and carries the words, but the judge reads it as not stating the claim: the next
+    # carrying sentence, which it reads as stating it, is the chip.
+    assert out[0].support is Support.SUPPORTED and out[0].cited == (2,)
+    assert out[1].support is Support.CONNECTIVE  # not judged
+    # Only evidence 3 carries the last sentence by words; the judge reads it as not stating it: greyed, bearing.
+    assert out[2].support is Support.WEAK and out[2].conflict == UNSTATED and UNSTATED in BEARING
+    assert asked == [QUID_CASE, QUID_MEANS, QUID_FORM]
+
+
+def test_even_odds_keep_the_chip_and_a_sentence_after_an_unstated_one_keeps_its_own():
+    g = Grounded({1: QUID_FORM, 2: QUID_MEANS})
+    raw = "Quid pro quo is a form of sexual harassment [1]. This means a boss offers a raise for favors [2]."
+    out = ground(split_answer(raw), g, question="What is quid pro quo?",
+                 chip_judge=lambda quote, claim: 0.5 if "form" in claim else 0.9)
+    assert [a.cited for a in out] == [(1,), (2,)]
+    out = ground(split_answer(raw), g, question="What is quid pro quo?",
+                 chip_judge=lambda quote, claim: 0.1 if "form" in claim else 0.9)
+    assert out[0].support is Support.WEAK and out[1].cited == (2,), "judged with its own chip, not greyed as an orphan"
