@@ -320,13 +320,14 @@ class Answer:
 class AnswerEventKind(str, enum.Enum):
     SOURCES = "sources"  # retrieval finished: ``sources`` is set
     TOKEN = "token"  # one streamed piece of text: ``text`` is set
+    CHECKING = "checking"  # the answer is written; its sentences are being checked against the book
     DONE = "done"  # ``answer`` is set
     ERROR = "error"  # ``text`` carries a readable message
 
 
 @dataclass(frozen=True)
 class AnswerEvent:
-    """What ``ask`` streams to the CLI and the desktop, in order: SOURCES, TOKEN*, DONE."""
+    """What ``ask`` streams to the CLI and the desktop, in order: SOURCES, TOKEN*, CHECKING?, DONE."""
 
     kind: AnswerEventKind
     sources: tuple[Source, ...] = ()

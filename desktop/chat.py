@@ -160,6 +160,8 @@ class ChatPanel(QWidget):
                 self.sources.set_sources(turn.sources)
         elif ev.kind is AnswerEventKind.TOKEN:
             turn.answer += ev.text
+        elif ev.kind is AnswerEventKind.CHECKING:
+            turn.checking = True
         elif ev.kind is AnswerEventKind.DONE and ev.answer is not None:
             turn.finish(ev.answer)
         elif ev.kind is AnswerEventKind.ERROR:

@@ -72,6 +72,7 @@ class Turn:
     beyond_book: bool = False
     nearest_sections: list[str] = field(default_factory=list)
     state: str = "streaming"  # streaming | done | stopped | error
+    checking: bool = False  # written, and its sentences are being checked against the book
     error: str = ""
     search_question: str = ""  # what was searched (a follow-up rewritten with the turn before)
     preview: CiteRecord | None = None  # the book's own best sentence, shown before the model writes
@@ -105,6 +106,7 @@ class Turn:
     def finish(self, answer: Answer) -> None:
         """Apply the final ``Answer``: exact text, citations' quotes, refusal details."""
         self.answer = answer.text or self.answer
+        self.checking = False
         self.refused = answer.refused
         self.extractive = answer.extractive
         self.beyond_book = answer.beyond_book

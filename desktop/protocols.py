@@ -18,8 +18,8 @@ from core.models import AnswerEvent, Turn
 class Asker(Protocol):
     """Answers a question from the library, streaming events.
 
-    ``ask`` yields exactly one ``SOURCES`` event, then zero or more ``TOKEN`` events, then ``DONE``
-    (or ``ERROR`` at any point).  It checks ``cancel()`` often and stops quietly when it returns True.
+    ``ask`` yields exactly one ``SOURCES`` event, then zero or more ``TOKEN`` events, then at most one
+    ``CHECKING`` (the answer is written and being checked), then ``DONE`` (or ``ERROR`` at any point).  It checks ``cancel()`` often and stops quietly when it returns True.
     ``previous`` is the conversation's last answered turn, so "why?" or "give an example" can be
     understood as a follow-up.
     The desktop runs every ``ask`` on one dedicated thread (the thread that owns the model).

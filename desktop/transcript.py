@@ -164,6 +164,8 @@ def turn_html(turn: Turn, index: int, palette: QPalette, style: MathStyle | None
         label = translate("Transcript", "In {language}:").format(language=source)
         parts.append(f'<p style="color:{muted}"><i>{html.escape(label)}</i> {html.escape(turn.original)}</p>')
         parts.append(quotes_html(turn, index, muted))
+    if turn.checking and turn.state == "streaming":  # the model reads each sentence's chip: a few seconds
+        notes.append(translate("Transcript", "Checking each sentence against your book…"))
     if turn.still_indexing and turn.state != "streaming":
         titles = ", ".join(f"\u201c{html.escape(t)}\u201d" for t in turn.still_indexing)
         note = (translate("Transcript", "Found by keyword search only: {titles} is still being indexed for meaning "

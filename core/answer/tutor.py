@@ -270,6 +270,8 @@ class Tutor:
                 quotes = best_quotes(query, prep.candidates, prep.question_sims)
                 yield from self._extractive(base, prep, sources, quotes, error, cancel, timings, ms, conversation_id)
                 return
+            if prep.uses_evidence:  # each sentence is matched to the book, by words and by the model's odds
+                yield AnswerEvent(AnswerEventKind.CHECKING)
             answer = self._finish(base, raw, prep, sources, beyond, verdict, timings, ms)
         finally:
             if stream is not None:

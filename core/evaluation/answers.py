@@ -106,7 +106,13 @@ def judge_answer(library: Any, q: GoldQuestion, answer: Answer, sources_ms: floa
 
 def ask_once(tutor: Any, question: str, *, read: list[str] | None = None, **scope: Any) -> tuple[Answer, float]:
     """``tutor.ask`` to the end: the answer and the milliseconds until its sources were ready (``read``, when
-    given, receives the texts of the sources the model read)."""
+    given, receives the texts of the sources the model read).  It waits first for the model to be primed with
+    the answer instructions again, as it is while a student reads the last answer (the chip judge's prompts took
+    the cache; ``preparation.ground_answer`` queues the priming): the first token is timed as the app's."""
+    warm = getattr(tutor, "prewarm", None)
+    primed = warm() if warm is not None else None
+    if primed is not None:
+        primed.result()
     t0 = time.perf_counter()
     sources_ms, answer = 0.0, None
     for ev in tutor.ask(question, **scope):

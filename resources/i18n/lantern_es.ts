@@ -34,7 +34,7 @@
         <translation>Copiar respuesta</translation>
     </message>
     <message>
-        <location filename="../../desktop/chat.py" line="221"/>
+        <location filename="../../desktop/chat.py" line="223"/>
         <source>Delete conversation</source>
         <translation>Eliminar conversación</translation>
     </message>
@@ -844,13 +844,13 @@
 <context>
     <name>SourceCards</name>
     <message>
-        <location filename="../../desktop/transcript.py" line="231"/>
-        <location filename="../../desktop/transcript.py" line="243"/>
+        <location filename="../../desktop/transcript.py" line="233"/>
+        <location filename="../../desktop/transcript.py" line="245"/>
         <source>Sources</source>
         <translation>Fuentes</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="243"/>
+        <location filename="../../desktop/transcript.py" line="245"/>
         <source>Sources — none yet</source>
         <translation>Fuentes — aún ninguna</translation>
     </message>
@@ -978,42 +978,42 @@
         <translation>escribiendo preguntas con {model}</translation>
     </message>
     <message>
-        <location filename="../../desktop/study_quiz.py" line="65"/>
+        <location filename="../../desktop/study_quiz.py" line="67"/>
         <source>Take the saved quiz ({n})</source>
         <translation>Hacer el cuestionario guardado ({n})</translation>
     </message>
     <message>
-        <location filename="../../desktop/study_quiz.py" line="73"/>
+        <location filename="../../desktop/study_quiz.py" line="75"/>
         <source>The quiz saved for this chapter: {n} questions, written by {generator}.</source>
         <translation>El cuestionario guardado para este capítulo: {n} preguntas, escritas por {generator}.</translation>
     </message>
     <message>
-        <location filename="../../desktop/study_quiz.py" line="74"/>
+        <location filename="../../desktop/study_quiz.py" line="76"/>
         <source>The quiz saved for this chapter: {n} questions.</source>
         <translation>El cuestionario guardado para este capítulo: {n} preguntas.</translation>
     </message>
     <message>
-        <location filename="../../desktop/study_quiz.py" line="82"/>
+        <location filename="../../desktop/study_quiz.py" line="84"/>
         <source>{stage} — {done} of {total} ready…</source>
         <translation>{stage} — {done} de {total} listas…</translation>
     </message>
     <message>
-        <location filename="../../desktop/study_quiz.py" line="84"/>
+        <location filename="../../desktop/study_quiz.py" line="86"/>
         <source>{stage}…</source>
         <translation>{stage}…</translation>
     </message>
     <message>
-        <location filename="../../desktop/study_quiz.py" line="88"/>
+        <location filename="../../desktop/study_quiz.py" line="90"/>
         <source>No quiz: {error}</source>
         <translation>No hay cuestionario: {error}</translation>
     </message>
     <message>
-        <location filename="../../desktop/study_quiz.py" line="113"/>
+        <location filename="../../desktop/study_quiz.py" line="115"/>
         <source>Question {n} is being written from the book…</source>
         <translation>La pregunta {n} se está escribiendo a partir del libro…</translation>
     </message>
     <message>
-        <location filename="../../desktop/study_quiz.py" line="115"/>
+        <location filename="../../desktop/study_quiz.py" line="117"/>
         <source>The first question is being written from the book…</source>
         <translation>La primera pregunta se está escribiendo a partir del libro…</translation>
     </message>
@@ -1535,17 +1535,22 @@
         <translation>En {language}:</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="169"/>
+        <location filename="../../desktop/transcript.py" line="168"/>
+        <source>Checking each sentence against your book…</source>
+        <translation>Comprobando cada frase con tu libro…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/transcript.py" line="171"/>
         <source>Found by keyword search only: {titles} is still being indexed for meaning search.</source>
         <translation>Encontrado solo por palabras: {titles} aún se está indexando para la búsqueda por significado.</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="171"/>
+        <location filename="../../desktop/transcript.py" line="173"/>
         <source>Found by keyword search only: {titles} are still being indexed for meaning search.</source>
         <translation>Encontrado solo por palabras: {titles} aún se están indexando para la búsqueda por significado.</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="182"/>
+        <location filename="../../desktop/transcript.py" line="184"/>
         <source>Ask a question about your books. Answers cite the chapter, section and page; click a citation to open the page.</source>
         <translation>Haz una pregunta sobre tus libros. Las respuestas citan el capítulo, la sección y la página; haz clic en una cita para abrir la página.</translation>
     </message>

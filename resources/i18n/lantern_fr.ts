@@ -34,7 +34,7 @@
         <translation>Copier la réponse</translation>
     </message>
     <message>
-        <location filename="../../desktop/chat.py" line="221"/>
+        <location filename="../../desktop/chat.py" line="223"/>
         <source>Delete conversation</source>
         <translation>Supprimer la conversation</translation>
     </message>
@@ -844,13 +844,13 @@
 <context>
     <name>SourceCards</name>
     <message>
-        <location filename="../../desktop/transcript.py" line="231"/>
-        <location filename="../../desktop/transcript.py" line="243"/>
+        <location filename="../../desktop/transcript.py" line="233"/>
+        <location filename="../../desktop/transcript.py" line="245"/>
         <source>Sources</source>
         <translation>Sources</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="243"/>
+        <location filename="../../desktop/transcript.py" line="245"/>
         <source>Sources — none yet</source>
         <translation>Sources — aucune pour l’instant</translation>
     </message>
@@ -978,42 +978,42 @@
         <translation>écriture des questions avec {model}</translation>
     </message>
     <message>
-        <location filename="../../desktop/study_quiz.py" line="65"/>
+        <location filename="../../desktop/study_quiz.py" line="67"/>
         <source>Take the saved quiz ({n})</source>
         <translation>Faire le quiz enregistré ({n})</translation>
     </message>
     <message>
-        <location filename="../../desktop/study_quiz.py" line="73"/>
+        <location filename="../../desktop/study_quiz.py" line="75"/>
         <source>The quiz saved for this chapter: {n} questions, written by {generator}.</source>
         <translation>Le quiz enregistré pour ce chapitre : {n} questions, écrites par {generator}.</translation>
     </message>
     <message>
-        <location filename="../../desktop/study_quiz.py" line="74"/>
+        <location filename="../../desktop/study_quiz.py" line="76"/>
         <source>The quiz saved for this chapter: {n} questions.</source>
         <translation>Le quiz enregistré pour ce chapitre : {n} questions.</translation>
     </message>
     <message>
-        <location filename="../../desktop/study_quiz.py" line="82"/>
+        <location filename="../../desktop/study_quiz.py" line="84"/>
         <source>{stage} — {done} of {total} ready…</source>
         <translation>{stage} — {done} sur {total} prêtes…</translation>
     </message>
     <message>
-        <location filename="../../desktop/study_quiz.py" line="84"/>
+        <location filename="../../desktop/study_quiz.py" line="86"/>
         <source>{stage}…</source>
         <translation>{stage}…</translation>
     </message>
     <message>
-        <location filename="../../desktop/study_quiz.py" line="88"/>
+        <location filename="../../desktop/study_quiz.py" line="90"/>
         <source>No quiz: {error}</source>
         <translation>Pas de quiz : {error}</translation>
     </message>
     <message>
-        <location filename="../../desktop/study_quiz.py" line="113"/>
+        <location filename="../../desktop/study_quiz.py" line="115"/>
         <source>Question {n} is being written from the book…</source>
         <translation>La question {n} est en cours d&apos;écriture à partir du livre…</translation>
     </message>
     <message>
-        <location filename="../../desktop/study_quiz.py" line="115"/>
+        <location filename="../../desktop/study_quiz.py" line="117"/>
         <source>The first question is being written from the book…</source>
         <translation>La première question est en cours d&apos;écriture à partir du livre…</translation>
     </message>
@@ -1535,17 +1535,22 @@
         <translation>En {language} :</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="169"/>
+        <location filename="../../desktop/transcript.py" line="168"/>
+        <source>Checking each sentence against your book…</source>
+        <translation>Vérification de chaque phrase dans votre livre…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/transcript.py" line="171"/>
         <source>Found by keyword search only: {titles} is still being indexed for meaning search.</source>
         <translation>Trouvé par mots seulement : {titles} est encore en cours d&apos;indexation pour la recherche par le sens.</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="171"/>
+        <location filename="../../desktop/transcript.py" line="173"/>
         <source>Found by keyword search only: {titles} are still being indexed for meaning search.</source>
         <translation>Trouvé par mots seulement : {titles} sont encore en cours d&apos;indexation pour la recherche par le sens.</translation>
     </message>
     <message>
-        <location filename="../../desktop/transcript.py" line="182"/>
+        <location filename="../../desktop/transcript.py" line="184"/>
         <source>Ask a question about your books. Answers cite the chapter, section and page; click a citation to open the page.</source>
         <translation>Pose une question sur tes livres. Les réponses citent le chapitre, la section et la page ; clique sur une citation pour ouvrir la page.</translation>
     </message>

@@ -21,6 +21,14 @@ def test_an_unsupported_sentence_is_greyed_and_labelled_and_a_cited_one_is_not(q
     assert html.index("Kinetic energy is a scalar") < html.index("cite:0:1") < html.index(UNSUPPORTED_LABEL)
 
 
+def test_a_written_answer_says_it_is_being_checked_until_its_checked_form_arrives(qapp):
+    turn = Turn("What is kinetic energy?", answer="Kinetic energy is the energy of motion.", checking=True)
+    assert "Checking each sentence against your book" in turn_html(turn, 0, QPalette())
+    turn.finish(Answer(question=turn.question, text="Kinetic energy is the energy of motion.", citations=()))
+    turn.state = "done"
+    assert not turn.checking and "Checking each sentence" not in turn_html(turn, 0, QPalette())
+
+
 def test_a_greyed_sentence_about_the_students_program_says_so(qapp):
     turn = Turn("Does this compile?\n```\nfn main() {}\n```")
     turn.finish(Answer(question=turn.question, text="Yes, this program compiles. Rust has no null.", citations=(),

@@ -84,7 +84,8 @@ def test_events_arrive_in_order_with_checked_citations(lib):
                           "The moon is made of green cheese and orbits quickly [2].")
     events = list(tutor(lib, model).ask("How does photosynthesis work?"))
     kinds = [e.kind for e in events]
-    assert kinds[0] is K.SOURCES and kinds[-1] is K.DONE and set(kinds[1:-1]) == {K.TOKEN}
+    assert kinds[0] is K.SOURCES and kinds[-1] is K.DONE and set(kinds[1:-2]) == {K.TOKEN}
+    assert kinds[-2] is K.CHECKING  # the answer is written: its sentences are being checked
     sources = events[0].sources
     assert sources and any(s.chunk.section_number == "2.1" for s in sources)
     assert all(s.quote == s.text for s in sources)  # each source is one evidence sentence, verbatim
