@@ -49,9 +49,10 @@ _ABOUT_SOURCE = stems("according evidence textbook book text passage passages so
 _QUANTIFIERS = stems("many much most some few several all every each various other others another")
 # "The formula for kinetic energy is Ek = ½mv²": the subject's head says what kind of thing follows, not what it is
 # about; the book's sentence shows the formula without calling it one.  So does "The key difference between X and
-# Y is that …" (a hand check found a right answer declined for "key").
+# Y is that …" (a hand check found a right answer declined for "key"), and "The word "radiation" is used …" (a
+# hand check found it greyed beside the book's "In everyday language, “radiation” is often used …").
 _RELATIONAL = stems("formula formulas equation equations unit units symbol symbols definition meaning difference "
-                    "differences key main")
+                    "differences key main word words term terms")
 _SOURCE_NOUNS = stems("evidence textbook book text passage passages source sources chapter section sentence sentences")
 
 

@@ -175,6 +175,12 @@ def test_the_key_difference_is_a_relational_subject_not_a_claim():
     other = ("The key difference between comets as they are seen at night and radiation is that the former refers "
              "to energetic subatomic particles released by radioactive materials.")
     assert not_carried(other, [everyday], question) == "subject"  # what it compares must still be the book's
+    # "The word X" names X as a word: "word" is no more the book's to say than "key".
+    word = ('The word "radiation" is used in everyday language to describe certain kinds of energetic subatomic '
+            'particles released by radioactive materials in our environment.')
+    assert not_carried(word, [everyday], question) is None
+    assert not_carried('The word "comet" is used in everyday language to describe energetic subatomic particles.',
+                       [everyday], question) == "subject"
 
 
 def test_a_yes_or_no_verdict_opens_a_claim_and_no_one_is_no_verdict():
