@@ -67,6 +67,9 @@ def cmd_ask(lib: Library, args: argparse.Namespace) -> int:
                 streamed.append(ev.text)
                 sys.stdout.write(ev.text)
                 sys.stdout.flush()
+            elif ev.kind is AnswerEventKind.CHECKING and not args.json:  # a few seconds with the chip judge
+                sys.stderr.write("\n(checking each sentence against your book…)\n")
+                sys.stderr.flush()
             elif ev.kind is AnswerEventKind.DONE:
                 answer = ev.answer
         if answer is not None and answer.original and args.translate_quotes:

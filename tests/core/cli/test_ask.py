@@ -89,3 +89,17 @@ def test_the_tail_shows_a_quote_in_the_students_language_when_asked_for():
     assert "translated from the French answer" in text and "Sa taille" not in text
     assert "\u201cLa taille d’un tube est toujours nulle.\u201d\n      (English: The size of a pipe is always zero.)" in text
     assert citation_record(quote)["quote_translation"] == "The size of a pipe is always zero."
+
+
+def test_ask_says_when_the_written_answer_is_being_checked(capsys, library, monkeypatch):
+    from tests.fakes import FakeChatModel
+    monkeypatch.setattr("core.cli.ask.resolve_model", lambda *a, **k: (None, None))
+    monkeypatch.setattr("core.cli.ask.LocalModel", lambda llm: FakeChatModel("Photosynthesis happens in the "
+                                                                             "chloroplasts [1]."))
+    capsys.readouterr()
+    assert cli.main(["--library", library, "ask", "Where does photosynthesis happen?"]) == 0
+    out, err = capsys.readouterr()
+    assert "chloroplasts" in out and "checking each sentence against your book" in err
+    assert cli.main(["--library", library, "ask", "Where does photosynthesis happen?", "--json"]) == 0
+    out, err = capsys.readouterr()
+    assert json.loads(out)["answer"] and "checking" not in err  # JSON output stays clean
