@@ -139,7 +139,7 @@ def _says_yes(judge: Judge, quote: str, claim: str) -> bool:
 
 def _chip(para: int, text: str, ranked: Sequence[int], cited: Sequence[int], g: Grounded, question: str,
           unused: Sequence[str], unused_words: Sequence[str], judge: Judge | None,
-          chip_judge: Judge | None = None) -> Attributed:
+          chip_judge: Judge | None) -> Attributed:
     """One answer sentence with the evidence sentence that carries it, or greyed with the reason."""
     # "Yes, R is case sensitive." answering "Is R case sensitive …?": the words to carry are the claim's; the
     # verdict is checked by the judge, not by words.
@@ -222,8 +222,8 @@ def about_program(sentence: str, program: str) -> bool:
 
 def _carrying(text: str, ranked: Sequence[int], question: str, g: Grounded,
               unused: Sequence[str] = ()) -> tuple[list[int], str | None]:
-    """The evidence sentences that alone carry ``text``, most alike first (``ranked``), and, when there are none,
-    why not (the reason the most alike one gave).
+    """The first ``JUDGED_CHIPS`` evidence sentences that alone carry ``text``, most alike first (``ranked``), and,
+    when there are none, why not (the reason the most alike one gave).
 
     One sentence, never several together, and not the model's own pick first:
     - the 1.5B often cites the neighbour of the sentence that states its claim.  On the 39 stored answer
@@ -234,11 +234,13 @@ def _carrying(text: str, ranked: Sequence[int], question: str, g: Grounded,
       stored sentences only such a union carried, a judge found 30 wrong, 7 unclear and 14 right: greyed,
       a right one is still shown."""
     reason = None
-    carriers = []
+    carriers: list[int] = []
     for n in ranked:
         why = not_carried(text, [g.texts[n]], question, unused)
         if why is None:
             carriers.append(n)
+            if len(carriers) == JUDGED_CHIPS:  # no more are ever put to the judge
+                break
         reason = reason or why
     return carriers, None if carriers else reason or "uncited"
 

@@ -223,7 +223,8 @@ def ground_answer(embedder: Any, sentences: Sequence[tuple[int, str, tuple[int, 
     """Each answer sentence with the evidence sentence that carries it (``core.answer.grounding.ground``), the
     answer's sentences embedded against the evidence's; ``unused``: what the question names that the books never
     use.  The chat ``model`` checks each Yes/No verdict against its sentence (``grounding.VERDICT``), and with
-    ``check_chips`` each cited sentence against its chip's sentence (``core.answer.verification``)."""
+    ``check_chips`` whether the sentences that carry an answer sentence by words state it, the chip being the first
+    that does (``grounding.JUDGED_CHIPS``; ``core.answer.verification``)."""
     texts = {s.n: s.text for s in sources}
     sims = None
     if prep.evidence_vectors is not None and sentences:

@@ -4,24 +4,16 @@ from __future__ import annotations
 import pytest
 
 from core.answer.verification import chip_judge, model_judge
+from tests.core.llm.test_judge import RecordingModel
 
 FORM = "One form of sexual harassment is called quid pro quo."
 
 
-class Odds:
-    def __init__(self):
-        self.systems = []
-
-    def option_logprobs(self, messages, options, *, prefix=""):
-        self.systems.append(messages[0]["content"])
-        return {"true": -0.1053605, "false": -2.3025851}  # 0.9 / 0.1
-
-
 def test_each_judge_reads_the_models_odds_under_its_own_instruction():
-    model = Odds()
+    model = RecordingModel()  # odds 0.9 / 0.1
     assert chip_judge(model)(FORM, "Quid pro quo is a form of harassment.") == pytest.approx(0.9)
     assert model_judge(model)(FORM, "Quid pro quo is a form of harassment.") == pytest.approx(0.9)
-    chip, verdict = model.systems
+    chip, verdict = (messages[0]["content"] for messages, _, _ in model.calls)
     assert "itself says what the answer sentence says" in chip and "true according to" in verdict
 
 
