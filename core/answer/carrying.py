@@ -162,7 +162,7 @@ def not_carried(sentence: str, evidence: Sequence[str], question: str = "",
             and len(own & asked_all) / len(asked_all) >= CONTENT_SHARE:
         return "negation"
     if own and not negated(sentence) and evidence and all(negated(e) for e in evidence) \
-            and len(own & stems(joined)) / len(own) >= CONTENT_SHARE:
+            and len(own & stems(joined)) / len(own) >= CONTENT_SHARE and not _said_unnegated(own, evidence):
         return "negation"
     if directions(sentence) - directions(joined) - directions(question):
         return "direction"
@@ -178,7 +178,12 @@ def not_carried(sentence: str, evidence: Sequence[str], question: str = "",
     ev = stems(joined)
     if new and len(new & ev) / len(new) < CONTENT_SHARE:
         return "content"
-    if own and not new and len(own & ev) / len(own) < CONTENT_SHARE:
+    # A key, option or symbol in quotes ("is 'u'", "use '-'") has no word the stems can see: it is what the sentence
+    # adds, and the evidence must show it.
+    marks = _marks(sentence) - _marks(question)
+    if any(not _shows(joined, m) for m in marks):
+        return "content"
+    if own and not new and not marks and len(own & ev) / len(own) < CONTENT_SHARE:
         return "echo"
     # A claim joins what was asked to what it answers ("The somatic nervous system | receives incoming signals"):
     # one evidence sentence must join them too, or the answer was pieced together from words of sentences that
@@ -195,6 +200,37 @@ def not_carried(sentence: str, evidence: Sequence[str], question: str = "",
     if len(evidence) == 1 and _someone_else(sentence, evidence[0]):
         return "pronoun"
     return _half_not_carried(sentence, joined, question)
+
+
+# Where a sentence's clauses part: "… may be specified in units of 1/100 second (default 5), but this value may or may
+# not be honored …" says the first half without a "not".
+_CLAUSES = re.compile(r",?\s*\b(?:but|while|whereas|although|though|yet)\b|;", re.I)
+
+
+def _said_unnegated(own: frozenset[str], evidence: Sequence[str]) -> bool:
+    """Does a clause of the evidence without a negation carry most of ``own`` (the claim's stems)?  Then a "not"
+    elsewhere in the sentence does not deny the claim (a hand check found "The delay between frames is given in
+    units of 1/100 second." greyed for the "may or may not be honored" after it)."""
+    return any(not negated(c) and len(own & stems(c)) / len(own) >= CONTENT_SHARE
+               for e in evidence for c in _CLAUSES.split(e) if c and c.strip())
+
+
+_QUOTED = re.compile(r"['‘’\"“”`]([^'‘’\"“”`\s]{1,12})['‘’\"“”`]")
+
+
+_CODE_SPAN = re.compile(r"`[^`]+`")
+
+
+def _marks(text: str) -> frozenset[str]:
+    """What ``text`` puts in quotes that has no word of its own ("'u'", "`-`", "'\\n'"): keys and symbols."""
+    # A piece of code with a space in it (`set datafile separator ";"`) is code, whose quotes are its own.
+    prose = _CODE_SPAN.sub(lambda m: " " if any(c.isspace() for c in m.group(0)) else m.group(0), text)
+    return frozenset(m.lower() for m in _QUOTED.findall(prose) if not stems(m))
+
+
+def _shows(evidence: str, mark: str) -> bool:
+    """Does ``evidence`` show ``mark`` as a token of its own (the book's "’u’ hotkey" shows "u")?"""
+    return re.search(rf"(?<![\w]){re.escape(mark)}(?![\w])", evidence.lower()) is not None
 
 
 # Discourse openers that come before a sentence's subject ("Thus, they …", "This means that cocaine …").

@@ -45,6 +45,11 @@ _QUESTION_END = re.compile(r"\?[\"”’)]*$")
 # / "Ek = ½mv²"): the lead-in stops on a lower-case word, a comma or a colon; the display is one line with "=" and
 # hardly an ordinary word.  Apart, the lead-in states nothing and the equation is too short to be evidence.
 _RUNS_ON = re.compile(r"[a-z,:]$")
+# A paragraph break inside a sentence, left by the PDF's layout ("… consists of three stages: (1) alarm reaction," /
+# "(2) stage of resistance, and (3) stage of exhaustion."): the first part stops on a lower-case word, a comma or a
+# colon, the rest starts lower-case or with the next "(2)" of a list.  Apart, the second half listed two stages as if
+# it were a sentence, and the chip judge took it for a statement of which stage makes one ill (a hand check).
+_CONTINUES = re.compile(r"^(?:[a-z]|\(\w{1,3}\)\s)")
 _CODE_MARK = re.compile(r"[;{}`]|==|=>|::")  # "let x = 5;" is code, not a display
 _ORDINARY_WORD = re.compile(r"(?<!\S)[a-z]{3,}[.,;:]?(?!\S)")
 _RUN_IN_HEAD = re.compile(r"^[^.!?]{1,60}[.!?]\s+(?=[A-Z])")  # "Definition (Kinetic energy). The …"
@@ -155,7 +160,10 @@ def chunk_units(chunk: Chunk, hit_rank: int) -> list[Unit]:
             elif is_code(para):
                 pieces.append((para.strip("\n"), True))
             else:
-                pieces.extend((s, False) for s in _with_run_in_heads(_splitter().split(" ".join(para.split()))))
+                text = " ".join(para.split())
+                if pieces and not pieces[-1][1] and _RUNS_ON.search(pieces[-1][0]) and _CONTINUES.match(text):
+                    text = f"{pieces.pop()[0]} {text}"  # the sentence the layout broke, whole again
+                pieces.extend((s, False) for s in _with_run_in_heads(_splitter().split(text)))
     return [Unit(chunk, i, text, hit_rank, code) for i, (text, code) in enumerate(pieces)]
 
 
@@ -326,6 +334,22 @@ def select_evidence(question: str, units: Sequence[Unit], cosines: Sequence[floa
                  for i, j in enumerate(picked))
 
 
+def leaned_on(evidence: Sequence[Evidence]) -> dict[int, str]:
+    """Evidence id → the sentence before it in the book, for each evidence sentence that takes its subject from that
+    one ("It is case sensitive as are most UNIX based packages" after "Technically R is an expression language …").
+    Read alone, such a sentence says its claim of nobody: the chip judge took "For the most part, it also resolved
+    the conflicts …" (it: the Constitution) as saying so of the Great Compromise, and could not tell that "It is case
+    sensitive" is said of R (hand checks, sessions 26 and 27)."""
+    out: dict[int, str] = {}
+    for e in evidence:
+        if e.index > 0 and not e.code and leans_on_previous(e.text):
+            units = chunk_units(e.chunk, 0)
+            same = e.index < len(units) and units[e.index].text[:40] == e.text[:40]  # (a clipped one too)
+            if same and not units[e.index - 1].code:
+                out[e.id] = units[e.index - 1].text
+    return out
+
+
 def _norm(text: str) -> str:
     return " ".join(text.lower().split())
 
@@ -370,4 +394,4 @@ def grouped(evidence: Sequence[Evidence]) -> list[tuple[str, list[Evidence]]]:
 
 
 __all__ = ["Evidence", "Gathered", "RRF_K", "Unit", "evidence_signals", "gather", "chunk_units", "defined_term", "evidence_units", "fused_scores",
-           "grouped", "is_code", "is_display_equation", "is_heading", "section_heading", "select_evidence"]
+           "grouped", "is_code", "is_display_equation", "is_heading", "leaned_on", "section_heading", "select_evidence"]

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from core.answer.attribution import SourceSentence, best_quotes, sentence_candidates, stems
-from core.answer.evidence import Evidence, Gathered, gather, select_evidence
+from core.answer.evidence import Evidence, Gathered, gather, leaned_on, select_evidence
 from core.answer.grounding import Grounded, Judge, ground
 from core.answer.verification import chip_judge, model_judge
 from core.answer.prompt import citation_grammar, fit_prompt, wants_detail
@@ -233,7 +233,8 @@ def ground_answer(embedder: Any, sentences: Sequence[tuple[int, str, tuple[int, 
     asked: list[int] = []
     judge = _counted(model_judge(model), asked)
     states = _counted(chip_judge(model), asked) if check_chips else None
-    grounded = ground(sentences, Grounded(texts, sims), question=question, beyond_book=beyond, unused=unused,
+    leaned = {n: t for n, t in leaned_on(prep.evidence).items() if n in texts}
+    grounded = ground(sentences, Grounded(texts, sims, leaned), question=question, beyond_book=beyond, unused=unused,
                       unused_words=unused_words, judge=judge, chip_judge=states)
     # The judge's prompts took the model's cache: put the answer instructions back while the student reads, so
     # the next question pays only for its evidence again (queued on the model's thread; not waited for).

@@ -194,3 +194,27 @@ def test_a_yes_or_no_verdict_opens_a_claim_and_no_one_is_no_verdict():
 def test_a_claim_is_denied_whatever_its_verb_and_a_name_keeps_its_capital():
     assert denial("The bars touch.") == "It is not true that the bars touch."
     assert denial("R is case sensitive.") == "It is not true that R is case sensitive."
+
+
+def test_a_not_in_another_clause_of_the_evidence_does_not_deny_the_claim():
+    gif = ("The delay between display of successive frames may be specified in units of 1/100 second (default 5), "
+           "but this value may or may not be honored accurately by a program used to view the animation later.")
+    asked = "In what unit is the delay between GIF frames given?"
+    assert not_carried("The delay between frames is given in units of 1/100 second.", [gif], asked) is None
+    # the clause that says the claim's words says "not": still a denial
+    assert not_carried("Folkways are norms for casual interaction.",
+                       ["Folkways are not norms for casual interaction, but habits."], "What are folkways?") == "negation"
+
+
+def test_a_quoted_key_or_symbol_must_be_shown_by_the_evidence():
+    asked = "After zooming into part of a plot with the mouse, which key brings back the original, unzoomed view?"
+    book = "The original plot can be restored by typing the ’u’ hotkey in the plot window."
+    right = "The key that brings back the original, unzoomed view after zooming with the mouse is 'u'."
+    assert not_carried(right, [book], asked) is None  # the sentence adds the key, and the book shows it
+    assert not_carried(right.replace("'u'", "'z'"), [book], asked) == "content"
+    # the quotes inside a piece of code are the code's
+    assert not_carried('Use `set datafile separator ";"` for fields separated by semicolons.',
+                       ["The set datafile separator command tells gnuplot that fields are separated by semicolons."],
+                       "How do I read a file whose fields are separated by semicolons?") is None
+    # a quoted word is a word: the stems see it, and nothing changes
+    assert not_carried('The program prints "hello" twice.', ['The program prints "hello" twice.']) is None

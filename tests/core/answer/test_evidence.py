@@ -4,8 +4,8 @@ from __future__ import annotations
 import numpy as np
 
 from core.answer.attribution import stems
-from core.answer.evidence import (Unit, chunk_units, defined_term, evidence_units, fused_scores, grouped, is_code,
-                                  is_display_equation, is_heading, is_reference, select_evidence)
+from core.answer.evidence import (Evidence, Unit, chunk_units, defined_term, evidence_units, fused_scores, grouped, is_code,
+                                  is_display_equation, is_heading, is_reference, leaned_on, select_evidence)
 from core.answer.prompt import build_prompt, citation_grammar, format_evidence
 from core.models import BookId, Chunk, ChunkId, ChunkRole, Hit, SectionId, Source
 
@@ -118,6 +118,18 @@ def test_a_displayed_equation_and_a_run_in_head_join_the_sentence_they_belong_to
     assert not is_display_equation("Find the pressure using the formula P = nRT/V for the gas.")
 
 
+def test_a_sentence_the_layout_broke_into_two_paragraphs_is_one_unit_again():
+    text = ("The syndrome consists of three stages: (1) alarm reaction,\n\n(2) stage of resistance, and (3) stage of "
+            "exhaustion. Alarm reaction comes first.\n\nthe cells divide and grow\n\nA new paragraph starts here.\n\n"
+            "It ends on a word\n\nNext Heading Starts Upper-Case")
+    units = [u.text for u in chunk_units(chunk(9, text), hit_rank=0)]
+    assert units[0] == ("The syndrome consists of three stages: (1) alarm reaction, (2) stage of resistance, and (3) "
+                        "stage of exhaustion.")
+    assert units[1] == "Alarm reaction comes first."  # a finished sentence is never joined to the next paragraph
+    assert "the cells divide and grow" in units
+    assert units[-2:] == ["It ends on a word", "Next Heading Starts Upper-Case"]
+
+
 def test_the_asked_terms_definition_comes_first_and_a_broader_terms_is_left_out():
     text = ("Energy is the capacity to do work. It comes in many forms, and the first we meet is motion. "
             "Definition (Kinetic energy). The kinetic energy of an object of mass m moving at speed v is Ek = ½mv². "
@@ -139,3 +151,16 @@ def test_a_heading_is_told_from_a_sentence():
     assert is_heading("## Key Concepts and Summary") and is_heading("INFLUENCES ON THE COURT")
     assert not is_heading("Molarity is the number of moles of solute in exactly 1 liter of solution.")
     assert not is_heading("> Inf - Inf") and not is_heading("Family name Link functions")  # code; a table's header
+
+
+def test_leaned_on_gives_the_sentence_before_each_evidence_sentence_that_takes_its_subject_from_it():
+    units = chunk_units(NORMS, hit_rank=0)
+    they = next(u for u in units if u.text.startswith("They include"))
+    mores = next(u for u in units if u.text.startswith("Mores"))
+    first = units[0]
+    evidence = [Evidence(id=1, text=first.text, chunk=NORMS, index=first.index),
+                Evidence(id=2, text=they.text, chunk=NORMS, index=they.index),
+                Evidence(id=3, text=mores.text, chunk=NORMS, index=mores.index)]
+    assert leaned_on(evidence) == {2: "Folkways are norms for routine or casual interaction."}
+    # an index that no longer matches the chunk's sentences gives nothing rather than a wrong sentence
+    assert leaned_on([Evidence(id=4, text="They are something else entirely.", chunk=NORMS, index=they.index)]) == {}

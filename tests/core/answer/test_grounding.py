@@ -242,3 +242,35 @@ def test_even_odds_keep_the_chip_and_a_sentence_after_an_unstated_one_keeps_its_
     out = ground(split_answer(raw), g, question="What is quid pro quo?",
                  chip_judge=lambda quote, claim: 0.1 if "form" in claim else 0.9)
     assert out[0].support is Support.WEAK and out[1].cited == (2,), "judged with its own chip, not greyed as an orphan"
+
+
+def test_the_judge_reads_a_sentence_that_leans_on_the_one_before_with_that_one():
+    before = "Technically R is an expression language with a very simple syntax."
+    leaning = "It is case sensitive as are most UNIX based packages, so A and a are different symbols."
+    g = Grounded({1: leaning}, leaned={1: before})
+    asked = []
+
+    def judge(quote: str, claim: str) -> float:
+        asked.append(quote)
+        return 0.3 if claim.startswith("It is not true") else 0.8
+    out = ground([(0, "Yes, R is case sensitive, so A and a are different symbols.", ())], g,
+                 question="Is R case sensitive?", judge=judge)
+    assert out[0].support is Support.SUPPORTED and out[0].cited == (1,)
+    assert out[0].quote == leaning, "the chip shows the sentence itself"
+    assert asked == [f"{before} {leaning}"] * 2
+    states = []
+    ground([(0, "R is case sensitive, so A and a are different symbols.", ())], g, question="Is R case sensitive?",
+           chip_judge=lambda quote, claim: states.append(quote) or 0.9)
+    assert states == [f"{before} {leaning}"]
+
+
+def test_a_sentence_copied_from_its_chip_is_not_put_to_the_judge():
+    from core.answer.grounding import copied
+    assert copied("Quid pro quo harassment is when a boss offers rewards.", QUID_MEANS)
+    assert not copied("Quid pro quo harassment is when a boss offers favors.", QUID_MEANS)  # not a run of its words
+    assert not copied("Quid pro quo.", QUID_MEANS)  # too short to state anything
+    asked = []
+    out = ground([(0, "Quid pro quo harassment is when a boss offers rewards such as a raise.", ())],
+                 Grounded({1: QUID_MEANS}), question="What is quid pro quo?",
+                 chip_judge=lambda quote, claim: asked.append(quote) or 0.1)
+    assert out[0].cited == (1,) and asked == []
