@@ -31,7 +31,7 @@ import re
 from collections.abc import Sequence
 
 from core.answer.attribution import stems
-from core.answer.evidence import is_heading
+from core.answer.evidence import REACTION_ARROWS, is_heading
 from core.answer.faithfulness import (_numbers, definition_subject, leans_on_previous, negated, unsourced_names,
                                      unstated_factor)
 from core.index.fts import STOPWORDS
@@ -125,13 +125,14 @@ _CAUSE_EVIDENCE = re.compile(r"\b(?:because|since|due|owing|therefore|thus|hence
                              r"results?|resulting|lead|leads|led|caus\w*|effects?|produc\w*|allow\w*|enabl\w*|"
                              r"means?|order to|responsib\w*|explain\w*)\b|^\W*to\s+[a-z]+", re.I)
 # "A does x, while B does y": two claims, each needing the evidence.
+_ARROW = re.compile(REACTION_ARROWS)
 _CONTRAST_HALVES = re.compile(r",?\s*\b(?:while|whereas)\b\s*", re.I)
 
 
 def not_carried(sentence: str, evidence: Sequence[str], question: str = "",
                 unused: Sequence[str] = ()) -> str | None:
-    """Why the ``evidence`` sentences do not carry ``sentence`` ("heading", "unused", "number", "name", "negation",
-    "direction", "subject", "content", "echo", "link", "cause", "pronoun", "half"), or None when they do.
+    """Why the ``evidence`` sentences do not carry ``sentence`` ("heading", "unused", "number", "name", "equation",
+    "negation", "direction", "subject", "content", "echo", "link", "cause", "pronoun", "half"), or None when they do.
     ``unused``: the terms and rare words the question names that the books in scope never mention
     (``core.retrieval.mentions.Absence.named``)."""
     # A heading states nothing: "… you need to know the mass of sulfuric acid and its volume" was cited to the
@@ -152,6 +153,10 @@ def not_carried(sentence: str, evidence: Sequence[str], question: str = "",
         return "number"
     if unsourced_names(sentence, joined, question):
         return "name"
+    # A reaction written out ("HCO_3^- + OH^- → CO_3^2- + H_2O") on a sentence that only leads into the book's
+    # reactions ("The equations below show the two possible acid-base reactions …:"): the reaction is the model's.
+    if _ARROW.search(sentence) and not _ARROW.search(joined) and not _ARROW.search(question):
+        return "equation"
     carried = stems(joined) | stems(question)
     if own and negated(sentence) and not negated(joined) and not negated(question):
         return "negation"

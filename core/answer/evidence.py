@@ -45,6 +45,7 @@ _QUESTION_END = re.compile(r"\?[\"”’)]*$")
 # / "Ek = ½mv²"): the lead-in stops on a lower-case word, a comma or a colon; the display is one line with "=" and
 # hardly an ordinary word.  Apart, the lead-in states nothing and the equation is too short to be evidence.
 _RUNS_ON = re.compile(r"[a-z,:]$")
+REACTION_ARROWS = "[→⟶⇌⇄⟷↔⇋←]"  # what a chemical equation has where an algebraic one has "="
 # A paragraph break inside a sentence, left by the PDF's layout ("… consists of three stages: (1) alarm reaction," /
 # "(2) stage of resistance, and (3) stage of exhaustion."): the first part stops on a lower-case word, a comma or a
 # colon, the rest starts lower-case or with the next "(2)" of a list.  Apart, the second half listed two stages as if
@@ -119,10 +120,15 @@ def is_code(paragraph: str) -> bool:
     return sum(1 for ln in lines if _CODE_LINE.search(ln)) * 2 >= len(lines)
 
 
+_EQUATES = re.compile(r"=|" + REACTION_ARROWS)
+_SCRIPT = re.compile(r"[_^]\{[^{}]*\}")
+
+
 def is_display_equation(paragraph: str) -> bool:
-    """One line with "=" and too few ordinary words to be a sentence ("Ek = ½mv²", "Wnet = ΔEk = ½mvf² − ½mvi²")."""
-    text = paragraph.strip()
-    return "\n" not in text and "=" in text and not _CODE_MARK.search(text) \
+    """One line with "=" or a reaction's arrow and too few ordinary words to be a sentence ("Ek = ½mv²",
+    "Wnet = ΔEk = ½mvf² − ½mvi²", "HCO_3^–(aq)+H_2O(l)⇌CO_3^{2–}(aq)+H_3O^+(aq)")."""
+    text = _SCRIPT.sub("", paragraph.strip())  # "CO_3^{2–}": a sub- or superscript's braces are no code
+    return "\n" not in text and _EQUATES.search(text) is not None and not _CODE_MARK.search(text) \
         and len(_ORDINARY_WORD.findall(text)) < MIN_WORDS
 
 
@@ -151,20 +157,31 @@ def chunk_units(chunk: Chunk, hit_rank: int) -> list[Unit]:
     elif chunk.label:  # a figure's caption: one unit
         pieces = [(" ".join(chunk.text.split()), False)]
     else:
-        pieces = []
-        for para in _PARAGRAPH.split(chunk.text):
-            if not para.strip():
-                continue
-            if pieces and not pieces[-1][1] and is_display_equation(para) and _RUNS_ON.search(pieces[-1][0]):
-                pieces[-1] = (f"{pieces[-1][0]} {' '.join(para.split())}", False)
-            elif is_code(para):
-                pieces.append((para.strip("\n"), True))
-            else:
-                text = " ".join(para.split())
-                if pieces and not pieces[-1][1] and _RUNS_ON.search(pieces[-1][0]) and _CONTINUES.match(text):
-                    text = f"{pieces.pop()[0]} {text}"  # the sentence the layout broke, whole again
-                pieces.extend((s, False) for s in _with_run_in_heads(_splitter().split(text)))
+        pieces = _paragraph_pieces(chunk.text)
     return [Unit(chunk, i, text, hit_rank, code) for i, (text, code) in enumerate(pieces)]
+
+
+def _paragraph_pieces(text: str) -> list[tuple[str, bool]]:
+    """(sentence or code block, is code) of running text, paragraph by paragraph (``chunk_units``)."""
+    pieces: list[tuple[str, bool]] = []
+    displayed = False  # did the last piece take a displayed equation?  ("… water:" + two reactions, one per line)
+    for para in _PARAGRAPH.split(text):
+        if not para.strip():
+            continue
+        prose = bool(pieces) and not pieces[-1][1]
+        if prose and is_display_equation(para) and (displayed or _RUNS_ON.search(pieces[-1][0])):
+            pieces[-1] = (f"{pieces[-1][0]} {' '.join(para.split())}", False)
+            displayed = True
+            continue
+        displayed = False
+        if is_code(para):
+            pieces.append((para.strip("\n"), True))
+            continue
+        flat = " ".join(para.split())
+        if prose and _RUNS_ON.search(pieces[-1][0]) and _CONTINUES.match(flat):
+            flat = f"{pieces.pop()[0]} {flat}"  # the sentence the layout broke, whole again
+        pieces.extend((s, False) for s in _with_run_in_heads(_splitter().split(flat)))
+    return pieces
 
 
 def evidence_units(hits: Sequence[Hit], neighbours: Sequence[Chunk], k: int) -> list[Unit]:

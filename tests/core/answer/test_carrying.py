@@ -218,3 +218,13 @@ def test_a_quoted_key_or_symbol_must_be_shown_by_the_evidence():
                        "How do I read a file whose fields are separated by semicolons?") is None
     # a quoted word is a word: the stems see it, and nothing changes
     assert not_carried('The program prints "hello" twice.', ['The program prints "hello" twice.']) is None
+
+
+def test_a_reaction_the_evidence_does_not_show_is_not_carried():
+    lead_in = ("The equations below show the two possible acid-base reactions for two amphiprotic species, "
+               "bicarbonate ion and water:")
+    claim = ("The two possible acid-base reactions for bicarbonate ion and water are HCO_3^- + OH^- → CO_3^2- + H_2O "
+             "and HCO_3^- + H_2O → H_2CO_3 + OH^-.")
+    assert not_carried(claim, [lead_in], "Illustrate amphiprotic species with equations.") == "equation"
+    shown = f"{lead_in} HCO_3^–(aq)+H_2O(l)⇌CO_3^{{2–}}(aq)+H_3O^+(aq) HCO_3^–(aq)+H_2O(l)⇌H_2CO_3(aq)+OH^–(aq)"
+    assert not_carried(claim, [shown], "Illustrate amphiprotic species with equations.") != "equation"

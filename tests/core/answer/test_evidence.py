@@ -164,3 +164,13 @@ def test_leaned_on_gives_the_sentence_before_each_evidence_sentence_that_takes_i
     assert leaned_on(evidence) == {2: "Folkways are norms for routine or casual interaction."}
     # an index that no longer matches the chunk's sentences gives nothing rather than a wrong sentence
     assert leaned_on([Evidence(id=4, text="They are something else entirely.", chunk=NORMS, index=they.index)]) == {}
+
+
+def test_a_lead_in_takes_the_reactions_displayed_after_it():
+    text = ("The equations below show the two possible acid-base reactions for bicarbonate ion and water:\n\n"
+            "HCO_3^–(aq)+H_2O(l)⇌CO_3^{2–}(aq)+H_3O^+(aq)\n\nHCO_3^–(aq)+H_2O(l)⇌H_2CO_3(aq)+OH^–(aq)\n\n"
+            "Water is amphiprotic too.")
+    units = [u.text for u in chunk_units(chunk(9, text), hit_rank=0)]
+    assert units[0].endswith("water: HCO_3^–(aq)+H_2O(l)⇌CO_3^{2–}(aq)+H_3O^+(aq) HCO_3^–(aq)+H_2O(l)⇌H_2CO_3(aq)+OH^–(aq)")
+    assert units[1] == "Water is amphiprotic too."
+    assert is_display_equation("2H_2 + O_2 → 2H_2O")
