@@ -351,6 +351,9 @@ def select_evidence(question: str, units: Sequence[Unit], cosines: Sequence[floa
                  for i, j in enumerate(picked))
 
 
+_LEADING_PHRASE = re.compile(r"^[^,.;:]{1,40},\s+")  # "For the most part, it also resolved …"
+
+
 def leaned_on(evidence: Sequence[Evidence]) -> dict[int, str]:
     """Evidence id → the sentence before it in the book, for each evidence sentence that takes its subject from that
     one ("It is case sensitive as are most UNIX based packages" after "Technically R is an expression language …").
@@ -359,7 +362,8 @@ def leaned_on(evidence: Sequence[Evidence]) -> dict[int, str]:
     sensitive" is said of R (hand checks, sessions 26 and 27)."""
     out: dict[int, str] = {}
     for e in evidence:
-        if e.index > 0 and not e.code and leans_on_previous(e.text):
+        if e.index > 0 and not e.code and (leans_on_previous(e.text)
+                                           or leans_on_previous(_LEADING_PHRASE.sub("", e.text, count=1))):
             units = chunk_units(e.chunk, 0)
             same = e.index < len(units) and units[e.index].text[:40] == e.text[:40]  # (a clipped one too)
             if same and not units[e.index - 1].code:

@@ -162,6 +162,11 @@ def test_leaned_on_gives_the_sentence_before_each_evidence_sentence_that_takes_i
                 Evidence(id=2, text=they.text, chunk=NORMS, index=they.index),
                 Evidence(id=3, text=mores.text, chunk=NORMS, index=mores.index)]
     assert leaned_on(evidence) == {2: "Folkways are norms for routine or casual interaction."}
+    opened = chunk(5, "The document they created was the Constitution. For the most part, it also resolved the "
+                      "conflicts between small and large states.")
+    second = chunk_units(opened, hit_rank=0)[1]
+    assert leaned_on([Evidence(id=1, text=second.text, chunk=opened, index=1)]) == {
+        1: "The document they created was the Constitution."}
     # an index that no longer matches the chunk's sentences gives nothing rather than a wrong sentence
     assert leaned_on([Evidence(id=4, text="They are something else entirely.", chunk=NORMS, index=they.index)]) == {}
 
