@@ -186,7 +186,7 @@ def not_carried(sentence: str, evidence: Sequence[str], question: str = "",
     # A key, option or symbol in quotes ("is 'u'", "use '-'") has no word the stems can see: it is what the sentence
     # adds, and the evidence must show it.
     marks = _marks(sentence) - _marks(question)
-    if any(not _shows(joined, m) for m in marks):
+    if any(not _shows(joined, m) and not _shows(question, m) for m in marks):
         return "content"
     if own and not new and not marks and len(own & ev) / len(own) < CONTENT_SHARE:
         return "echo"
