@@ -213,9 +213,11 @@ def test_a_quoted_key_or_symbol_must_be_shown_by_the_evidence():
     assert not_carried(right, [book], asked) is None  # the sentence adds the key, and the book shows it
     assert not_carried(right.replace("'u'", "'z'"), [book], asked) == "content"
     # a mark the question shows, quoted or not, is the student's own
-    assert not_carried("After e[3] <- 17 the third element of the vector e is `17`.",
-                       ["The vector e is extended to length 3 by assigning to its third element."],
-                       "If I run e <- numeric() and then e[3] <- 17, what does e contain afterwards?") is None
+    book = "The matrix product of two matrices is computed by the operator for matrix multiplication."
+    assert not_carried("The matrix product of two matrices is computed by `%*%`.", [book],
+                       "For matrices A and B, what does A %*% B compute?") is None
+    assert not_carried("The matrix product of two matrices is computed by `%*%`.", [book],
+                       "For matrices A and B, what does the matrix product compute?") == "content"
     # the quotes inside a piece of code are the code's
     assert not_carried('Use `set datafile separator ";"` for fields separated by semicolons.',
                        ["The set datafile separator command tells gnuplot that fields are separated by semicolons."],
