@@ -124,8 +124,8 @@ _CAUSE_CLAIM = re.compile(r"\b(?:because|due to|owing to|as a result|therefore|t
 _CAUSE_EVIDENCE = re.compile(r"\b(?:because|since|due|owing|therefore|thus|hence|so|why|reasons?|consequen\w*|"
                              r"results?|resulting|lead|leads|led|caus\w*|effects?|produc\w*|allow\w*|enabl\w*|"
                              r"means?|order to|responsib\w*|explain\w*)\b|^\W*to\s+[a-z]+", re.I)
-# "A does x, while B does y": two claims, each needing the evidence.
 _ARROW = re.compile(REACTION_ARROWS)
+# "A does x, while B does y": two claims, each needing the evidence.
 _CONTRAST_HALVES = re.compile(r",?\s*\b(?:while|whereas)\b\s*", re.I)
 
 
@@ -221,8 +221,6 @@ def _said_unnegated(own: frozenset[str], evidence: Sequence[str]) -> bool:
 
 
 _QUOTED = re.compile(r"['‘’\"“”`]([^'‘’\"“”`\s]{1,12})['‘’\"“”`]")
-
-
 _CODE_SPAN = re.compile(r"`[^`]+`")
 
 

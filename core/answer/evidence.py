@@ -351,26 +351,6 @@ def select_evidence(question: str, units: Sequence[Unit], cosines: Sequence[floa
                  for i, j in enumerate(picked))
 
 
-_LEADING_PHRASE = re.compile(r"^[^,.;:]{1,40},\s+")  # "For the most part, it also resolved …"
-
-
-def leaned_on(evidence: Sequence[Evidence]) -> dict[int, str]:
-    """Evidence id → the sentence before it in the book, for each evidence sentence that takes its subject from that
-    one ("It is case sensitive as are most UNIX based packages" after "Technically R is an expression language …").
-    Read alone, such a sentence says its claim of nobody: the chip judge took "For the most part, it also resolved
-    the conflicts …" (it: the Constitution) as saying so of the Great Compromise, and could not tell that "It is case
-    sensitive" is said of R (hand checks, sessions 26 and 27)."""
-    out: dict[int, str] = {}
-    for e in evidence:
-        if e.index > 0 and not e.code and (leans_on_previous(e.text)
-                                           or leans_on_previous(_LEADING_PHRASE.sub("", e.text, count=1))):
-            units = chunk_units(e.chunk, 0)
-            same = e.index < len(units) and units[e.index].text[:40] == e.text[:40]  # (a clipped one too)
-            if same and not units[e.index - 1].code:
-                out[e.id] = units[e.index - 1].text
-    return out
-
-
 def _norm(text: str) -> str:
     return " ".join(text.lower().split())
 
@@ -415,4 +395,4 @@ def grouped(evidence: Sequence[Evidence]) -> list[tuple[str, list[Evidence]]]:
 
 
 __all__ = ["Evidence", "Gathered", "RRF_K", "Unit", "evidence_signals", "gather", "chunk_units", "defined_term", "evidence_units", "fused_scores",
-           "grouped", "is_code", "is_display_equation", "is_heading", "leaned_on", "section_heading", "select_evidence"]
+           "grouped", "is_code", "is_display_equation", "is_heading", "section_heading", "select_evidence"]

@@ -7,6 +7,7 @@ state, filled step by step (so not frozen) and never shown outside ``core.answer
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -14,7 +15,8 @@ from typing import Any
 import numpy as np
 
 from core.answer.attribution import SourceSentence, best_quotes, sentence_candidates, stems
-from core.answer.evidence import Evidence, Gathered, gather, leaned_on, select_evidence
+from core.answer.evidence import Evidence, Gathered, Unit, chunk_units, gather, select_evidence
+from core.answer.faithfulness import leans_on_previous
 from core.answer.grounding import Grounded, Judge, ground
 from core.answer.verification import chip_judge, model_judge
 from core.answer.prompt import citation_grammar, fit_prompt, wants_detail
@@ -243,6 +245,29 @@ def ground_answer(embedder: Any, sentences: Sequence[tuple[int, str, tuple[int, 
     return grounded
 
 
+_LEADING_PHRASE = re.compile(r"^[^,.;:]{1,40},\s+")  # "For the most part, it also resolved …"
+
+
+def leaned_on(evidence: Sequence[Evidence]) -> dict[int, str]:
+    """Evidence id → the sentence before it in the book, for each evidence sentence that takes its subject from that
+    one ("It is case sensitive as are most UNIX based packages" after "Technically R is an expression language …").
+    Read alone, such a sentence says its claim of nobody: the chip judge took "For the most part, it also resolved
+    the conflicts …" (it: the Constitution) as saying so of the Great Compromise, and could not tell that "It is case
+    sensitive" is said of R (hand checks, sessions 26 and 27)."""
+    out: dict[int, str] = {}
+    split: dict[int, list[Unit]] = {}  # chunk id → its units, split once
+    for e in evidence:
+        if e.index > 0 and not e.code and (leans_on_previous(e.text)
+                                           or leans_on_previous(_LEADING_PHRASE.sub("", e.text, count=1))):
+            if e.chunk.id not in split:
+                split[e.chunk.id] = chunk_units(e.chunk, 0)
+            units = split[e.chunk.id]
+            same = e.index < len(units) and units[e.index].text[:40] == e.text[:40]  # (a clipped one too)
+            if same and not units[e.index - 1].code:
+                out[e.id] = units[e.index - 1].text
+    return out
+
+
 def _counted(judge: Judge | None, calls: list[int]) -> Judge | None:
     """``judge``, counting its calls in ``calls``."""
     if judge is None:
@@ -277,4 +302,4 @@ def embed_candidates(embedder: Any, query: str, prep: Prepared, answer: Sequence
 
 
 __all__ = ["AnswerSettings", "Prepared", "embed_candidates", "gather_evidence", "ground_answer", "prepare",
-           "prepare_evidence", "question_relevance", "defining_source", "book_definition"]
+           "leaned_on", "prepare_evidence", "question_relevance", "defining_source", "book_definition"]

@@ -7,7 +7,8 @@ a cable station").  So each sentence a chip would show is put to the model, quot
 (``core.llm.judge.sentence_states``): the chip is the first of the carrying sentences the model reads as stating
 the claim, and a sentence none of them states is greyed (``grounding.UNSTATED``).  No threshold: the model's own
 even odds.  A book sentence that takes its subject from the one before ("It is case sensitive …") is read with that
-one (``Grounded.leaned``); an answer sentence that is a run of its chip's words (``grounding.copied``) is not asked.  Yes/No verdicts are put to it as claims true or false (``model_judge``; ``grounding.VERDICT``).
+one (``Grounded.leaned``); an answer sentence that is a run of its chip's words (``grounding.copied``) is not asked.
+Yes/No verdicts are put to it as claims true or false (``model_judge``; ``grounding.VERDICT``).
 
 On in the app (``AnswerSettings.check_chips``).  Measured on 227 hand-labelled chips of stored answers (five dev
 books, two held-out manuals), at even odds: it greys 37 of the 69 chips that do not state their sentence and 14 of

@@ -4,8 +4,8 @@ from __future__ import annotations
 import numpy as np
 
 from core.answer.attribution import stems
-from core.answer.evidence import (Evidence, Unit, chunk_units, defined_term, evidence_units, fused_scores, grouped, is_code,
-                                  is_display_equation, is_heading, is_reference, leaned_on, select_evidence)
+from core.answer.evidence import (Unit, chunk_units, defined_term, evidence_units, fused_scores, grouped, is_code,
+                                  is_display_equation, is_heading, is_reference, select_evidence)
 from core.answer.prompt import build_prompt, citation_grammar, format_evidence
 from core.models import BookId, Chunk, ChunkId, ChunkRole, Hit, SectionId, Source
 
@@ -152,23 +152,6 @@ def test_a_heading_is_told_from_a_sentence():
     assert not is_heading("Molarity is the number of moles of solute in exactly 1 liter of solution.")
     assert not is_heading("> Inf - Inf") and not is_heading("Family name Link functions")  # code; a table's header
 
-
-def test_leaned_on_gives_the_sentence_before_each_evidence_sentence_that_takes_its_subject_from_it():
-    units = chunk_units(NORMS, hit_rank=0)
-    they = next(u for u in units if u.text.startswith("They include"))
-    mores = next(u for u in units if u.text.startswith("Mores"))
-    first = units[0]
-    evidence = [Evidence(id=1, text=first.text, chunk=NORMS, index=first.index),
-                Evidence(id=2, text=they.text, chunk=NORMS, index=they.index),
-                Evidence(id=3, text=mores.text, chunk=NORMS, index=mores.index)]
-    assert leaned_on(evidence) == {2: "Folkways are norms for routine or casual interaction."}
-    opened = chunk(5, "The document they created was the Constitution. For the most part, it also resolved the "
-                      "conflicts between small and large states.")
-    second = chunk_units(opened, hit_rank=0)[1]
-    assert leaned_on([Evidence(id=1, text=second.text, chunk=opened, index=1)]) == {
-        1: "The document they created was the Constitution."}
-    # an index that no longer matches the chunk's sentences gives nothing rather than a wrong sentence
-    assert leaned_on([Evidence(id=4, text="They are something else entirely.", chunk=NORMS, index=they.index)]) == {}
 
 
 def test_a_lead_in_takes_the_reactions_displayed_after_it():
