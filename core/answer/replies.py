@@ -141,7 +141,7 @@ def preview_citation(sources: Sequence[Source], quotes: dict[int, tuple[str, flo
     """The book's own best sentence for the question (the best-scoring quote; earlier sources win ties), as a
     citation to show before the model writes: verbatim, with its page.  (Evidence sentences are numbered in book
     order, not by retrieval rank: pass ``rank_penalty=0``.)  ``prefer``: the number of an evidence sentence to show
-    instead, whole (the book's definition of the asked term, ``preparation.defining_source``)."""
+    instead, whole (the book's definition of all the question asks about, ``preparation.book_definition``)."""
     by_n = {s.n: s for s in sources}
     if prefer in by_n:
         return citation(by_n[prefer], by_n[prefer].text, pool, max((sc for _, sc in quotes.values()), default=1.0))

@@ -35,7 +35,7 @@ from core.answer.language import ENGLISH, detect
 from core.answer.markers import MarkerFilter, ParagraphGate, strip_source_tags
 from core.answer.evidence import Gathered, evidence_signals
 from core.answer.multilingual import ask_in_language, chat_with, translate_sentences
-from core.answer.preparation import (AnswerSettings, Prepared, book_definition, books_never_mention, defining_source,
+from core.answer.preparation import (AnswerSettings, Prepared, book_definition, books_never_mention,
                                      embed_candidates, gather_evidence, ground_answer, prepare)
 from core.answer.prompt import PASSAGE_SYSTEM_PROMPT, SYSTEM_PROMPT
 from core.answer.replies import (collect, declined_answer, extractive_text, preview_citation, says_not_covered,
@@ -251,7 +251,7 @@ class Tutor:
             # model has finished, so MiniLM does not compete with prompt evaluation for the 2 cores.
             quotes = best_quotes(query, prep.candidates, prep.question_sims)
             sources = tuple(replace(s, quote=quotes.get(s.n, ("", 0.0))[0]) for s in prep.sources)
-            preview = preview_citation(sources, quotes, prep.pool, prefer=defining_source(prep),
+            preview = preview_citation(sources, quotes, prep.pool, prefer=book_definition(prep, query),
                                        **({"rank_penalty": 0.0} if prep.uses_evidence else {}))
             base = replace(base, preview=preview)
             yield AnswerEvent(AnswerEventKind.SOURCES, sources=sources, preview=base.preview)

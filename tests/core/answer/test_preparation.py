@@ -16,7 +16,7 @@ def test_question_relevance_is_the_share_of_the_question_stems_a_sentence_holds(
 def test_the_evidence_sentence_defining_the_asked_term_is_found_for_the_preview():
     from core.answer.attribution import stems
     from core.answer.evidence import chunk_units, select_evidence
-    from core.answer.preparation import Prepared, defining_source
+    from core.answer.preparation import Prepared, book_definition
     from core.models import BookId, Chunk, ChunkId, ChunkRole, SectionId
     text = ("Kinetic energy, however, usually is not conserved. "
             "The kinetic energy of an object of mass m moving at speed v is Ek = ½mv².")
@@ -28,10 +28,13 @@ def test_the_evidence_sentence_defining_the_asked_term_is_found_for_the_preview(
     def evidence(question: str):
         return select_evidence(question, chunk_units(chunk, 0), None, token_budget=200,
                                count_tokens=lambda t: len(t.split()), stems=stems)
-    assert defining_source(Prepared(sources=(), messages=[], pool=(), evidence=evidence("What is kinetic energy?"))) == 2
-    assert defining_source(Prepared(sources=(), messages=[], pool=(), evidence=evidence("Why is it not conserved?"))) \
-        is None
-    assert defining_source(Prepared(sources=(), messages=[], pool=())) is None  # the passage reader
+    def shown(question: str):
+        return book_definition(Prepared(sources=(), messages=[], pool=(), evidence=evidence(question)), question)
+    assert shown("What is kinetic energy?") == 2
+    assert shown("Why is it not conserved?") is None
+    # a definition of one word of a longer question is not what it asks
+    assert shown("Why is the kinetic energy of a moving car not conserved in a crash?") is None
+    assert book_definition(Prepared(sources=(), messages=[], pool=()), "What is kinetic energy?") is None
 
 
 def test_leaned_on_gives_the_sentence_before_each_evidence_sentence_that_takes_its_subject_from_it():
