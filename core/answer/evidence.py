@@ -105,6 +105,7 @@ class Evidence:
     code: bool = False
     # The stems of the asked term it defines (chosen first; the "From the book" line shows it), or empty.
     defines: frozenset[str] = frozenset()
+    leans_on: str = ""  # the sentence before it when it takes its subject from it ("It is …"): judged together
 
 
 @lru_cache(maxsize=1)
@@ -347,8 +348,22 @@ def select_evidence(question: str, units: Sequence[Unit], cosines: Sequence[floa
     picked = sorted(chosen, key=lambda j: (units[j].chunk.book_id, units[j].chunk.ordinal, units[j].index))
     return tuple(Evidence(id=i + 1, text=_clip(units[j], count_tokens), chunk=units[j].chunk,
                           index=units[j].index, score=chosen[j], code=units[j].code,
-                          defines=terms[j] if j in first else frozenset())
+                          defines=terms[j] if j in first else frozenset(), leans_on=_leaned_on(units, j, position))
                  for i, j in enumerate(picked))
+
+
+_LEADING_PHRASE = re.compile(r"^[^,.;:]{1,40},\s+")  # "For the most part, it also resolved …"
+
+
+def _leaned_on(units: Sequence[Unit], j: int, position: Mapping[tuple[int, int], int]) -> str:
+    """The unit before unit j when j takes its subject from it, also past a short leading phrase ("For the most
+    part, it also resolved …": read alone, the judge took it for the Great Compromise, not the Constitution)."""
+    prev = position.get((units[j].chunk.id, units[j].index - 1))
+    text = units[j].text
+    if prev is None or units[j].code or units[prev].code:
+        return ""
+    leans = leans_on_previous(text) or leans_on_previous(_LEADING_PHRASE.sub("", text, count=1))
+    return units[prev].text if leans else ""
 
 
 def _norm(text: str) -> str:

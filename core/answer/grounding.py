@@ -74,7 +74,7 @@ class Grounded:
     texts: Mapping[int, str]
     similarity: np.ndarray | None = None  # [answer sentence i, evidence j] in the order of ``texts``
     # id → the sentence before it, where it takes its subject from that one ("It is case sensitive …"): the judge
-    # reads both, to know what "it" is (``core.answer.preparation.leaned_on``).  Words are still carried by one.
+    # reads both, to know what "it" is (``core.answer.evidence.Evidence.leans_on``).  Words are still carried by one.
     leaned: Mapping[int, str] = field(default_factory=dict)
 
     def as_read(self, n: int) -> str:

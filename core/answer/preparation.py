@@ -7,7 +7,6 @@ state, filled step by step (so not frozen) and never shown outside ``core.answer
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -15,8 +14,7 @@ from typing import Any
 import numpy as np
 
 from core.answer.attribution import SourceSentence, best_quotes, sentence_candidates, stems
-from core.answer.evidence import Evidence, Gathered, Unit, chunk_units, gather, select_evidence
-from core.answer.faithfulness import leans_on_previous
+from core.answer.evidence import Evidence, Gathered, gather, select_evidence
 from core.answer.grounding import Grounded, Judge, ground
 from core.answer.verification import chip_judge, model_judge
 from core.answer.prompt import citation_grammar, fit_prompt, wants_detail
@@ -231,7 +229,7 @@ def ground_answer(embedder: Any, sentences: Sequence[tuple[int, str, tuple[int, 
     asked: list[int] = []
     judge = _counted(model_judge(model), asked)
     states = _counted(chip_judge(model), asked) if check_chips else None
-    leaned = {n: t for n, t in leaned_on(prep.evidence).items() if n in texts}
+    leaned = {e.id: e.leans_on for e in prep.evidence if e.leans_on and e.id in texts}
     grounded = ground(sentences, Grounded(texts, sims, leaned), question=question, beyond_book=beyond, unused=unused,
                       unused_words=unused_words, judge=judge, chip_judge=states)
     # The judge's prompts took the model's cache: put the answer instructions back while the student reads, so
@@ -239,29 +237,6 @@ def ground_answer(embedder: Any, sentences: Sequence[tuple[int, str, tuple[int, 
     if asked and prep.messages and hasattr(model, "prewarm"):
         model.prewarm(prep.messages[:1])
     return grounded
-
-
-_LEADING_PHRASE = re.compile(r"^[^,.;:]{1,40},\s+")  # "For the most part, it also resolved …"
-
-
-def leaned_on(evidence: Sequence[Evidence]) -> dict[int, str]:
-    """Evidence id → the sentence before it in the book, for each evidence sentence that takes its subject from that
-    one ("It is case sensitive as are most UNIX based packages" after "Technically R is an expression language …").
-    Read alone, such a sentence says its claim of nobody: the chip judge took "For the most part, it also resolved
-    the conflicts …" (it: the Constitution) as saying so of the Great Compromise, and could not tell that "It is case
-    sensitive" is said of R (hand checks, sessions 26 and 27)."""
-    out: dict[int, str] = {}
-    split: dict[int, list[Unit]] = {}  # chunk id → its units, split once
-    for e in evidence:
-        if e.index > 0 and not e.code and (leans_on_previous(e.text)
-                                           or leans_on_previous(_LEADING_PHRASE.sub("", e.text, count=1))):
-            if e.chunk.id not in split:
-                split[e.chunk.id] = chunk_units(e.chunk, 0)
-            units = split[e.chunk.id]
-            same = e.index < len(units) and units[e.index].text[:40] == e.text[:40]  # (a clipped one too)
-            if same and not units[e.index - 1].code:
-                out[e.id] = units[e.index - 1].text
-    return out
 
 
 def _counted(judge: Judge | None, calls: list[int]) -> Judge | None:
@@ -298,4 +273,4 @@ def embed_candidates(embedder: Any, query: str, prep: Prepared, answer: Sequence
 
 
 __all__ = ["AnswerSettings", "Prepared", "embed_candidates", "gather_evidence", "ground_answer", "prepare",
-           "leaned_on", "prepare_evidence", "question_relevance", "book_definition"]
+           "prepare_evidence", "question_relevance", "book_definition"]

@@ -162,3 +162,20 @@ def test_a_lead_in_takes_the_reactions_displayed_after_it():
     assert units[0].endswith("water: HCO_3^–(aq)+H_2O(l)⇌CO_3^{2–}(aq)+H_3O^+(aq) HCO_3^–(aq)+H_2O(l)⇌H_2CO_3(aq)+OH^–(aq)")
     assert units[1] == "Water is amphiprotic too."
     assert is_display_equation("2H_2 + O_2 → 2H_2O")
+
+
+def test_an_evidence_sentence_that_takes_its_subject_from_the_one_before_carries_that_one():
+    def leans(ch, question: str) -> dict[str, str]:
+        chosen = select_evidence(question, chunk_units(ch, 0), None, token_budget=400, count_tokens=words,
+                                 stems=stems)
+        return {e.text[:12]: e.leans_on for e in chosen}
+    got = leans(NORMS, "How do people greet someone?")
+    assert got["They include"] == "Folkways are norms for routine or casual interaction."
+    assert got["Folkways are"] == "" and got["Mores are no"] == ""
+    opened = chunk(5, "The document they created was the Constitution. For the most part, it also resolved the "
+                      "conflicts between small and large states.")
+    assert leans(opened, "What resolved the conflicts between small and large states?")["For the most"] == \
+        "The document they created was the Constitution."
+    # the first sentence of a chunk has nothing before it to lean on
+    assert leans(chunk(6, "It is case sensitive, so A and a are different symbols."), "Is R case sensitive?") == {
+        "It is case s": ""}

@@ -1,9 +1,7 @@
 """Preparing an answer: what a long source keeps."""
 from __future__ import annotations
 
-from core.answer.evidence import Evidence, chunk_units
-from core.answer.preparation import leaned_on, question_relevance
-from tests.core.answer.test_evidence import NORMS, chunk
+from core.answer.preparation import question_relevance
 
 
 def test_question_relevance_is_the_share_of_the_question_stems_a_sentence_holds():
@@ -35,21 +33,3 @@ def test_the_evidence_sentence_defining_the_asked_term_is_found_for_the_preview(
     # a definition of one word of a longer question is not what it asks
     assert shown("Why is the kinetic energy of a moving car not conserved in a crash?") is None
     assert book_definition(Prepared(sources=(), messages=[], pool=()), "What is kinetic energy?") is None
-
-
-def test_leaned_on_gives_the_sentence_before_each_evidence_sentence_that_takes_its_subject_from_it():
-    units = chunk_units(NORMS, hit_rank=0)
-    they = next(u for u in units if u.text.startswith("They include"))
-    mores = next(u for u in units if u.text.startswith("Mores"))
-    first = units[0]
-    evidence = [Evidence(id=1, text=first.text, chunk=NORMS, index=first.index),
-                Evidence(id=2, text=they.text, chunk=NORMS, index=they.index),
-                Evidence(id=3, text=mores.text, chunk=NORMS, index=mores.index)]
-    assert leaned_on(evidence) == {2: "Folkways are norms for routine or casual interaction."}
-    opened = chunk(5, "The document they created was the Constitution. For the most part, it also resolved the "
-                      "conflicts between small and large states.")
-    second = chunk_units(opened, hit_rank=0)[1]
-    assert leaned_on([Evidence(id=1, text=second.text, chunk=opened, index=1)]) == {
-        1: "The document they created was the Constitution."}
-    # an index that no longer matches the chunk's sentences gives nothing rather than a wrong sentence
-    assert leaned_on([Evidence(id=4, text="They are something else entirely.", chunk=NORMS, index=they.index)]) == {}
